@@ -1,0 +1,68 @@
+# perf --off-cpu: Debian's linux-source-6.12 + patches/ -> build/bin/perf
+#
+#   make          install build deps, prepare build/src, build build/bin/perf
+#   make demo     off-CPU profile of workloads/offcpu-demo
+#   make check    build, then run the tests; ends with "N passed, N failed"
+#   make export   write build/src's commits since 'base' to patches/
+#   make refresh  recreate build/src from patches/ (refuses to drop unexported work)
+#   make base     build the unpatched perf into build/base/bin/perf
+#   make bisect   build the series patch by patch on a scratch copy
+#   make install  install the patched perf under PREFIX (default /usr/local)
+
+PREFIX ?= /usr/local
+TOP := $(CURDIR)
+JOBS ?= $(shell nproc)
+
+# Same options everywhere: BPF skeletons on, Debian's python.
+PERF_OPTS = BUILD_BPF_SKEL=1 PYTHON=/usr/bin/python3 PYTHON_CONFIG=/usr/bin/python3-config
+
+# $(call build-perf,srcdir,objdir,prefix)
+define build-perf
+	mkdir -p $(2)
+	$(MAKE) -s -C $(1)/tools/perf O=$(2) prefix=$(3) $(PERF_OPTS) -j$(JOBS) install-bin >$(2).log 2>&1 || \
+		{ grep -E -B2 -A8 'error|Error' $(2).log | head -60; echo "build failed, see $(2).log"; exit 1; }
+endef
+
+.PHONY: all deps src perf refresh export base bisect check demo install clean FORCE
+
+all: perf
+
+deps:
+	@scripts/deps.sh
+
+src: deps
+	@scripts/prepare-src.sh
+
+perf: src
+	$(call build-perf,$(TOP)/build/src,$(TOP)/build/obj,$(TOP)/build/install)
+	@mkdir -p build/bin && ln -sf ../install/bin/perf build/bin/perf
+	@scripts/export.sh --check >/dev/null || echo "note: build/src has work not exported to patches/ ('make export')"
+	@echo "built build/bin/perf ($$(build/bin/perf version))"
+
+refresh: deps
+	@scripts/prepare-src.sh refresh
+
+export:
+	@scripts/export.sh
+
+base: src
+	@[ -d build/base/src ] || { mkdir -p build/base/src && git -C build/src archive base | tar -x -C build/base/src; }
+	$(call build-perf,$(TOP)/build/base/src,$(TOP)/build/base/obj,$(TOP)/build/base/install)
+	@mkdir -p build/base/bin && ln -sf ../install/bin/perf build/base/bin/perf
+	@echo "built build/base/bin/perf (unpatched)"
+
+bisect: src
+	@scripts/bisect.sh
+
+check: perf
+	@scripts/check.sh
+
+demo: perf
+	@scripts/demo.sh
+
+install: src
+	$(call build-perf,$(TOP)/build/src,$(TOP)/build/obj-install,$(PREFIX))
+	@echo "installed $(PREFIX)/bin/perf"
+
+clean:
+	rm -rf build/obj build/install build/bin build/base build/bisect build/workloads

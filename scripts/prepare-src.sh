@@ -1,0 +1,54 @@
+#!/bin/bash
+# Extract the part of Debian's linux-source-6.12 that perf needs into build/src,
+# commit it as the 'base' tag and apply patches/series on top with git am.
+#   scripts/prepare-src.sh          create build/src if it does not exist
+#   scripts/prepare-src.sh refresh  recreate it from patches/ (refuses to drop
+#                                   commits that are not exported)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+TOP=$PWD
+SRC=build/src
+TARBALL=/usr/src/linux-source-6.12.tar.xz
+PKGVER=$(dpkg-query -W -f='${Version}' linux-source-6.12)
+
+if [ -d $SRC/.git ]; then
+	[ "${1:-}" = refresh ] || exit 0
+	if ! scripts/export.sh --check >/dev/null; then
+		echo "build/src has commits or changes not in patches/: run 'make export' first" >&2
+		echo "(or remove build/src yourself to throw them away)" >&2
+		exit 1
+	fi
+	rm -rf $SRC
+fi
+
+tmp=build/src.tmp
+rm -rf $tmp && mkdir -p $tmp
+top=linux-source-6.12
+# MANIFEST lists what a perf tarball needs; the build also wants the top
+# Makefile and what it includes (for 'make kernelversion', perf's version)
+# and we want checkpatch for the patches.
+tar -xJf $TARBALL -C $tmp --strip-components=1 $top/tools/perf/MANIFEST
+extra="Makefile scripts/Makefile.* scripts/Kbuild.include scripts/subarch.include
+	arch/x86/Makefile arch/x86/Makefile_32.cpu scripts/checkpatch.pl scripts/spelling.txt scripts/const_structs.checkpatch"
+tar -xJmf $TARBALL -C $tmp --strip-components=1 \
+	--wildcards --no-wildcards-match-slash \
+	$(for f in $(cat $tmp/tools/perf/MANIFEST) $extra; do echo "$top/$f"; done)
+
+cd $tmp
+git init -q -b master
+git config user.name "$(git -C "$TOP" config user.name || echo perf-offcpu)"
+git config user.email "$(git -C "$TOP" config user.email || echo perf-offcpu@localhost)"
+git add -A
+GIT_AUTHOR_DATE="2000-01-01T00:00:00Z" GIT_COMMITTER_DATE="2000-01-01T00:00:00Z" \
+	git commit -q -m "Linux $PKGVER (tools/perf subset of Debian linux-source-6.12)"
+git tag base
+while read -r p; do
+	case "$p" in ''|'#'*) continue;; esac
+	git am -q --keep-cr "$TOP/patches/$p" || {
+		echo "patch $p does not apply; fix it in $tmp (git am --continue) or in patches/" >&2
+		exit 1
+	}
+done < "$TOP/patches/series"
+cd "$TOP"
+mv $tmp $SRC
+echo "build/src: base $PKGVER + $(git -C $SRC rev-list --count base..HEAD) patches"
