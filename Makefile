@@ -52,7 +52,7 @@ base: src
 	@echo "built build/base/bin/perf (unpatched)"
 
 bisect: src
-	@scripts/bisect.sh
+	@PERF_OPTS="$(PERF_OPTS)" scripts/bisect.sh
 
 check: perf
 	@scripts/check.sh

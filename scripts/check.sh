@@ -5,6 +5,7 @@
 # as failed: everything here is expected to run on these machines.
 set -uo pipefail
 cd "$(dirname "$0")/.."
+TOP=$PWD
 export PERF=$PWD/build/bin/perf
 export WORKLOADS=$PWD/build/workloads
 LOG=build/check
@@ -45,7 +46,8 @@ done
 # checkpatch: no errors, no warnings
 while read -r p; do
 	case "$p" in ''|'#'*) continue;; esac
-	build/src/scripts/checkpatch.pl --no-tree --quiet "patches/$p" > "$LOG/checkpatch.log" 2>&1
+	# run from build/src: in our own git tree checkpatch misreads the files
+	(cd build/src && scripts/checkpatch.pl --no-tree --quiet "$TOP/patches/$p") > "$LOG/checkpatch.log" 2>&1
 	rc=$?
 	[ $rc = 0 ] && grep -q WARNING "$LOG/checkpatch.log" && rc=1
 	[ $rc = 0 ] || sed 's/^/      /' "$LOG/checkpatch.log"

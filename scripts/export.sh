@@ -8,8 +8,9 @@ SRC=build/src
 
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
-# --zero-commit and --no-signature keep the files identical across re-applies
-git -C $SRC format-patch -q --zero-commit --no-signature --no-numbered \
+# --zero-commit keeps the files identical across re-applies (git am makes
+# new commit ids)
+git -C $SRC format-patch -q --zero-commit --no-numbered \
 	-o "$out" base..HEAD
 (cd "$out" && ls -1 *.patch 2>/dev/null || true) > "$out/series"
 

@@ -1,0 +1,35 @@
+#!/bin/bash
+# Apply patches/series one patch at a time on a scratch copy of the base
+# (build/bisect/src) and build perf after each, so that every patch builds
+# on its own.  The object dir is kept between patches and runs: only what a
+# patch touches is rebuilt.  Ends with "N passed, N failed".
+set -uo pipefail
+cd "$(dirname "$0")/.."
+TOP=$PWD
+B=build/bisect
+PERF_OPTS=${PERF_OPTS:-BUILD_BPF_SKEL=1 PYTHON=/usr/bin/python3 PYTHON_CONFIG=/usr/bin/python3-config}
+
+if [ ! -d $B/src/.git ]; then
+	rm -rf $B/src && mkdir -p $B
+	git clone -q build/src $B/src || exit 1
+fi
+cd $B/src
+git am --abort >/dev/null 2>&1
+git checkout -q -f --detach base || exit 1
+git clean -q -f -d
+mkdir -p $TOP/$B/obj
+
+passed=0 failed=0
+while read -r p; do
+	case "$p" in ''|'#'*) continue;; esac
+	if git am -q "$TOP/patches/$p" &&
+	   make -s -C tools/perf O=$TOP/$B/obj $PERF_OPTS -j"$(nproc)" > $TOP/$B/build.log 2>&1; then
+		passed=$((passed + 1)); echo "ok    builds: $p"
+	else
+		failed=$((failed + 1)); echo "FAIL  builds: $p"
+		grep -E -A5 'error' $TOP/$B/build.log | head -30 | sed 's/^/      /'
+		break
+	fi
+done < "$TOP/patches/series"
+echo "$passed passed, $failed failed"
+[ $failed = 0 ]
