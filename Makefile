@@ -18,8 +18,8 @@ PERF_OPTS = BUILD_BPF_SKEL=1 PYTHON=/usr/bin/python3 PYTHON_CONFIG=/usr/bin/pyth
 
 # $(call build-perf,srcdir,objdir,prefix)
 define build-perf
-	mkdir -p $(2)
-	$(MAKE) -s -C $(1)/tools/perf O=$(2) prefix=$(3) $(PERF_OPTS) -j$(JOBS) install-bin >$(2).log 2>&1 || \
+	@mkdir -p $(2)
+	@$(MAKE) -s -C $(1)/tools/perf O=$(2) prefix=$(3) $(PERF_OPTS) -j$(JOBS) install-bin >$(2).log 2>&1 || \
 		{ grep -E -B2 -A8 'error|Error' $(2).log | head -60; echo "build failed, see $(2).log"; exit 1; }
 endef
 

@@ -43,11 +43,12 @@ for t in tests/*.sh; do
 	result "tests/$name" $rc
 done
 
-# checkpatch: no errors, no warnings
+# checkpatch: no errors, no warnings (but the MAINTAINERS reminder for new
+# files: tools/perf/ is in MAINTAINERS already)
 while read -r p; do
 	case "$p" in ''|'#'*) continue;; esac
 	# run from build/src: in our own git tree checkpatch misreads the files
-	(cd build/src && scripts/checkpatch.pl --no-tree --quiet "$TOP/patches/$p") > "$LOG/checkpatch.log" 2>&1
+	(cd build/src && scripts/checkpatch.pl --no-tree --quiet --ignore FILE_PATH_CHANGES "$TOP/patches/$p") > "$LOG/checkpatch.log" 2>&1
 	rc=$?
 	[ $rc = 0 ] && grep -q WARNING "$LOG/checkpatch.log" && rc=1
 	[ $rc = 0 ] || sed 's/^/      /' "$LOG/checkpatch.log"
