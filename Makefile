@@ -2,6 +2,7 @@
 #
 #   make          install build deps, prepare build/src, build build/bin/perf
 #   make demo     off-CPU profile of workloads/offcpu-demo
+#   make flamegraph  its off-CPU flame graph: build/demo/offcpu.html
 #   make check    build, then run the tests; ends with "N passed, N failed"
 #   make export   write build/src's commits since 'base' to patches/
 #   make refresh  recreate build/src from patches/ (refuses to drop unexported work)
@@ -23,9 +24,10 @@ define build-perf
 		{ grep -E -B2 -A8 'error|Error' $(2).log | head -60; echo "build failed, see $(2).log"; exit 1; }
 endef
 
-.PHONY: all deps src perf refresh export base bisect check demo install clean FORCE
+.PHONY: all deps src perf flamegraph-template flamegraph refresh export base bisect \
+	check demo install clean
 
-all: perf
+all: perf flamegraph-template
 
 deps:
 	@scripts/deps.sh
@@ -54,11 +56,18 @@ base: src
 bisect: src
 	@PERF_OPTS="$(PERF_OPTS)" scripts/bisect.sh
 
-check: perf
+# the HTML template perf's flamegraph script looks for (d3-flame-graph, npm)
+flamegraph-template:
+	@scripts/flamegraph-template.sh
+
+check: all
 	@scripts/check.sh
 
 demo: perf
 	@scripts/demo.sh
+
+flamegraph: all
+	@scripts/flamegraph-demo.sh
 
 install: src
 	$(call build-perf,$(TOP)/build/src,$(TOP)/build/obj-install,$(PREFIX))

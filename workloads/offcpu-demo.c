@@ -8,12 +8,14 @@
  *   locker   wait_in_mutex_lock()  pthread_mutex_lock() on a mutex main holds
  *   syncer   wait_in_fsync()       write(2) + fsync(2) of a file on disk
  *
- * usage: offcpu-demo [-r rounds] [-m ms] [-f file]
- *   each round every thread blocks about 'ms' milliseconds (default 10 x 50)
+ * usage: offcpu-demo [-r rounds] [-m ms] [-S factor] [-f file]
+ *   each round every thread blocks about 'ms' milliseconds (default 10 x 50),
+ *   the sleeper 'factor' times that (default 1)
  *
  * At the end it prints, per thread, the time it was blocked as the kernel
  * sees it: wall time - time on CPU - time waiting on a runqueue (from
- * /proc/self/task/TID/schedstat), so a profile's totals can be checked.
+ * /proc/self/task/TID/schedstat), in all and in its wait_in_*() function,
+ * so a profile's totals can be checked.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -30,6 +32,7 @@
 
 static int rounds = 10;
 static long ms = 50;
+static long sleep_factor = 1;
 static const char *sync_file = "offcpu-demo.tmp";
 static int pipefd[2];
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
@@ -41,6 +44,7 @@ struct worker {
 	pthread_t thread;
 	pid_t tid;
 	unsigned long long wall_ns, run_ns, wait_ns;
+	unsigned long long func_blocked_ns;	/* in block() */
 };
 
 static unsigned long long now_ns(void)
@@ -73,7 +77,8 @@ static void schedstat(pid_t tid, unsigned long long *run, unsigned long long *wa
  */
 static noinline void sleep_ms(void)
 {
-	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000 };
+	long t = ms * sleep_factor;
+	struct timespec ts = { t / 1000, (t % 1000) * 1000000 };
 
 	while (nanosleep(&ts, &ts) && errno == EINTR)
 		;
@@ -143,8 +148,15 @@ static noinline void *worker_main(void *arg)
 	schedstat(w->tid, &run0, &wait0);
 	start = now_ns();
 	for (int i = 0; i < rounds; i++) {
+		unsigned long long t0, t1, r0, r1, q0, q1;
+
 		pthread_barrier_wait(&round_start);
+		schedstat(w->tid, &r0, &q0);
+		t0 = now_ns();
 		w->block();
+		t1 = now_ns();
+		schedstat(w->tid, &r1, &q1);
+		w->func_blocked_ns += (t1 - t0) - (r1 - r0) - (q1 - q0);
 		pthread_barrier_wait(&round_end);
 	}
 	w->wall_ns = now_ns() - start;
@@ -178,18 +190,20 @@ int main(int argc, char **argv)
 	int n = sizeof(workers) / sizeof(workers[0]);
 	int opt;
 
-	while ((opt = getopt(argc, argv, "r:m:f:")) != -1) {
+	while ((opt = getopt(argc, argv, "r:m:S:f:")) != -1) {
 		switch (opt) {
 		case 'r': rounds = atoi(optarg); break;
 		case 'm': ms = atol(optarg); break;
+		case 'S': sleep_factor = atol(optarg); break;
 		case 'f': sync_file = optarg; break;
 		default:
-			fprintf(stderr, "usage: %s [-r rounds] [-m ms] [-f file]\n", argv[0]);
+			fprintf(stderr, "usage: %s [-r rounds] [-m ms] [-S factor] [-f file]\n",
+				argv[0]);
 			return 2;
 		}
 	}
-	if (rounds < 1 || ms < 1) {
-		fprintf(stderr, "rounds and ms must be positive\n");
+	if (rounds < 1 || ms < 1 || sleep_factor < 1) {
+		fprintf(stderr, "rounds, ms and factor must be positive\n");
 		return 2;
 	}
 	if (pipe(pipefd)) {
@@ -206,13 +220,13 @@ int main(int argc, char **argv)
 		pthread_join(workers[i].thread, NULL);
 	unlink(sync_file);
 
-	printf("# tid comm blocked_ns wall_ns run_ns runq_ns\n");
+	printf("# tid comm blocked_ns wall_ns run_ns runq_ns func_blocked_ns\n");
 	for (int i = 0; i < n; i++) {
 		struct worker *w = &workers[i];
 
-		printf("%d %s %llu %llu %llu %llu\n", w->tid, w->name,
+		printf("%d %s %llu %llu %llu %llu %llu\n", w->tid, w->name,
 		       w->wall_ns - w->run_ns - w->wait_ns,
-		       w->wall_ns, w->run_ns, w->wait_ns);
+		       w->wall_ns, w->run_ns, w->wait_ns, w->func_blocked_ns);
 	}
 	return 0;
 }

@@ -1,0 +1,12 @@
+#!/bin/bash
+# The off-CPU flame graph of the demo, in headless Chromium: drawn offline,
+# with each thread's blocking function as wide as the time it blocked.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+scripts/deps.sh chromium
+B=build/browser
+mkdir -p $B
+cp tests/browser/package.json tests/browser/package-lock.json tests/browser/flamegraph.mjs $B/
+[ -d $B/node_modules/playwright-core ] || (cd $B && npm ci --silent --no-audit --no-fund)
+scripts/flamegraph-demo.sh -S3
+node $B/flamegraph.mjs "$PWD/build/demo/offcpu.html" build/demo/workload.txt build/flamegraph.png
