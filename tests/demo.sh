@@ -1,7 +1,6 @@
 #!/bin/bash
 # 'make demo' records the demo workload off CPU and perf report names the
-# function each thread blocks in, under that thread's name, with about the
-# time the workload says the thread was blocked.
+# function each thread blocks in, under that thread's name.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 out=$(scripts/demo.sh 2>&1)

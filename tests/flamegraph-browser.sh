@@ -1,6 +1,6 @@
 #!/bin/bash
 # The off-CPU flame graph of the demo, in headless Chromium: drawn offline,
-# with each thread's blocking function as wide as the time it blocked.
+# with each thread's blocking function as wide as its time off CPU in it.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/deps.sh chromium

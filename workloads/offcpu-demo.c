@@ -12,9 +12,12 @@
  *   each round every thread blocks about 'ms' milliseconds (default 10 x 50),
  *   the sleeper 'factor' times that (default 1)
  *
- * At the end it prints, per thread, the time it was blocked as the kernel
- * sees it: wall time - time on CPU - time waiting on a runqueue (from
- * /proc/self/task/TID/schedstat), in all and in its wait_in_*() function,
+ * At the end it prints, per thread, from /proc/self/task/TID/schedstat:
+ * - its time off CPU, wall time - time on CPU, as an off-CPU profiler
+ *   measures it (from going to sleep to running again, so including the
+ *   wait for a CPU after the wakeup), in all and in its wait_in_*();
+ * - its time blocked: the time off CPU minus the time it waited on a
+ *   runqueue (after a wakeup or a preemption);
  * so a profile's totals can be checked.
  */
 #define _GNU_SOURCE
@@ -44,7 +47,7 @@ struct worker {
 	pthread_t thread;
 	pid_t tid;
 	unsigned long long wall_ns, run_ns, wait_ns;
-	unsigned long long func_blocked_ns;	/* in block() */
+	unsigned long long func_offcpu_ns;	/* in block() */
 };
 
 static unsigned long long now_ns(void)
@@ -148,15 +151,15 @@ static noinline void *worker_main(void *arg)
 	schedstat(w->tid, &run0, &wait0);
 	start = now_ns();
 	for (int i = 0; i < rounds; i++) {
-		unsigned long long t0, t1, r0, r1, q0, q1;
+		unsigned long long t0, t1, r0, r1, q;
 
 		pthread_barrier_wait(&round_start);
-		schedstat(w->tid, &r0, &q0);
+		schedstat(w->tid, &r0, &q);
 		t0 = now_ns();
 		w->block();
 		t1 = now_ns();
-		schedstat(w->tid, &r1, &q1);
-		w->func_blocked_ns += (t1 - t0) - (r1 - r0) - (q1 - q0);
+		schedstat(w->tid, &r1, &q);
+		w->func_offcpu_ns += (t1 - t0) - (r1 - r0);
 		pthread_barrier_wait(&round_end);
 	}
 	w->wall_ns = now_ns() - start;
@@ -220,13 +223,14 @@ int main(int argc, char **argv)
 		pthread_join(workers[i].thread, NULL);
 	unlink(sync_file);
 
-	printf("# tid comm blocked_ns wall_ns run_ns runq_ns func_blocked_ns\n");
+	printf("# tid comm offcpu_ns blocked_ns wall_ns run_ns runq_ns func_offcpu_ns\n");
 	for (int i = 0; i < n; i++) {
 		struct worker *w = &workers[i];
 
-		printf("%d %s %llu %llu %llu %llu %llu\n", w->tid, w->name,
+		printf("%d %s %llu %llu %llu %llu %llu %llu\n", w->tid, w->name,
+		       w->wall_ns - w->run_ns,
 		       w->wall_ns - w->run_ns - w->wait_ns,
-		       w->wall_ns, w->run_ns, w->wait_ns, w->func_blocked_ns);
+		       w->wall_ns, w->run_ns, w->wait_ns, w->func_offcpu_ns);
 	}
 	return 0;
 }

@@ -1,18 +1,20 @@
 // Open the off-CPU flame graph in headless Chromium and check what a person
 // sees: the graph is drawn, each demo thread's blocking function is there,
-// and its width is proportional to the time the thread says it blocked.
+// and its width is proportional to the time the thread says it spent off
+// CPU in it.
 //   node flamegraph.mjs offcpu.html workload.txt screenshot.png
 import { chromium } from 'playwright-core';
 import fs from 'node:fs';
 
 const [html, workload, png] = process.argv.slice(2);
 
-// offcpu-demo's output: tid comm blocked wall run runq func_blocked (nsec)
-const blocked = {};
+// offcpu-demo's output: tid comm offcpu blocked wall run runq func_offcpu
+// (nsec)
+const offcpu = {};
 for (const line of fs.readFileSync(workload, 'utf8').split('\n')) {
 	const f = line.trim().split(/\s+/);
-	if (f.length === 7 && !line.startsWith('#'))
-		blocked[f[1]] = Number(f[6]);
+	if (f.length === 8 && !line.startsWith('#'))
+		offcpu[f[1]] = Number(f[7]);
 }
 
 const funcs = {
@@ -44,7 +46,7 @@ try {
 	for (const [comm, func] of Object.entries(funcs)) {
 		w[comm] = await width(func);
 		console.log(`${comm}: ${func} ${w[comm].toFixed(1)} px, ` +
-			    `blocked ${(blocked[comm] / 1e6).toFixed(1)} ms in it`);
+			    `off CPU ${(offcpu[comm] / 1e6).toFixed(1)} ms in it`);
 		if (!(w[comm] > 0)) {
 			console.log(`FAIL: no ${func} frame`);
 			failed++;
@@ -53,11 +55,11 @@ try {
 	// syncer is left out: its open() runs in glibc without frame pointers,
 	// so part of its time is under an unwound stack, not wait_in_fsync
 	for (const comm of ['piper', 'locker']) {
-		const want = blocked.sleeper / blocked[comm];
+		const want = offcpu.sleeper / offcpu[comm];
 		const got = w.sleeper / w[comm];
 		const ok = Math.abs(got / want - 1) <= 0.03;
 		console.log(`sleeper/${comm}: width ratio ${got.toFixed(3)}, ` +
-			    `blocked ratio ${want.toFixed(3)} ${ok ? 'ok' : 'FAIL'}`);
+			    `off-CPU time ratio ${want.toFixed(3)} ${ok ? 'ok' : 'FAIL'}`);
 		if (!ok)
 			failed++;
 	}

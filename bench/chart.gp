@@ -1,0 +1,12 @@
+# bar chart of the added cost per context switch (perf bench sched pipe)
+set terminal pngcairo size 900,450 font "DejaVu Sans,10"
+set output outfile
+set title "Added time per context switch (perf bench sched pipe, one CPU; lower is better)"
+set ylabel "ns per context switch"
+set style fill solid 0.8 border -1
+set boxwidth 0.6
+set grid ytics
+set yrange [0:*]
+unset key
+plot datafile using 0:2:xtic(1) with boxes lc rgb "#4682b4", \
+     '' using 0:2:(sprintf("%.0f", $2)) with labels offset 0,0.7

@@ -1,0 +1,100 @@
+#!/usr/bin/env python3
+"""Turn bench/run.sh's medians into bench/RESULTS.md (stdout) and chart data."""
+import os
+import platform
+import subprocess
+import sys
+import time
+
+medians, rounds = sys.argv[1], sys.argv[2]
+m = {}
+for line in open(medians):
+    config, metric, value = line.split()
+    m[(config, metric)] = float(value)
+
+
+def get(config, metric):
+    return m.get((config, metric))
+
+
+NAMES = {
+    "floor": "empty tp_btf/sched_switch program (floor)",
+    "ours": "ours: --off-cpu -a (kernel + user)",
+    "ours_user": "ours: --off-cpu --user-callchains -a",
+    "ours_t0": "ours: --off-cpu --off-cpu-thresh 0 -a",
+    "base": "perf 6.12 --off-cpu -a (user only)",
+    "offcputime": "libbpf-tools offcputime (kernel + user)",
+    "sched_switch": "perf record -e sched:sched_switch -g -a",
+}
+
+
+def added_pipe(c):
+    # perf bench sched pipe: 2 context switches per op, usecs per op
+    return (get(c, "pipe") - get("none", "pipe")) * 1000 / 2
+
+
+def added_msg(c):
+    # added seconds over the context switches of the run
+    return (get(c, "msg") - get("none", "msg")) * 1e9 / get(c, "msg.ctxt")
+
+
+def fmt(v, unit=""):
+    return "-" if v is None else f"{v:,.0f}{unit}"
+
+
+def mib(v):
+    return "-" if v is None else f"{v / 2**20:.1f} MiB"
+
+
+def ms(v):
+    return "-" if v is None else f"{v / 1e6:.0f} ms"
+
+
+cpu = ""
+for line in open("/proc/cpuinfo"):
+    if line.startswith("model name"):
+        cpu = line.split(":", 1)[1].strip()
+        break
+print("# Off-CPU profiler overhead\n")
+print(f"{time.strftime('%Y-%m-%d')}, {platform.node()}: {os.cpu_count()} CPUs ({cpu}), "
+      f"kernel {platform.release()}; medians of {rounds} interleaved rounds "
+      "(`make bench`).\n")
+print(f"Baseline, no profiler: perf bench sched pipe {get('none', 'pipe'):.3f} usec/op "
+      f"(2 switches per op, one CPU), perf bench sched messaging "
+      f"{get('none', 'msg'):.3f} s, offcpu-demo {get('none', 'mix'):.0f} ms.\n")
+print("| configuration | pipe: added ns/switch | messaging: added ns/switch "
+      "| demo wall | output bytes (messaging) | finish (messaging) "
+      "| perf report (messaging) | BPF map memory |")
+print("|---|---:|---:|---:|---:|---:|---:|---:|")
+chart = []
+for c in NAMES:
+    if get(c, "pipe") is None:
+        continue
+    print(f"| {NAMES[c]} | {added_pipe(c):,.0f} | {added_msg(c):,.0f} "
+          f"| {fmt(get(c, 'mix'), ' ms')} | {mib(get(c, 'msg.bytes'))} "
+          f"| {ms(get(c, 'msg.finish'))} | {ms(get(c, 'msg.report'))} "
+          f"| {mib(get(c, 'pipe.maps'))} |")
+    chart.append((c, added_pipe(c)))
+print("\nbcc `offcputime-bpfcc`: " + os.environ.get("BCC_NOTE", "not run") + "\n")
+
+with open(os.path.join(os.path.dirname(medians), "chart.dat"), "w") as f:
+    for c, v in chart:
+        f.write(f"{c} {v:.1f}\n")
+
+print("## Targets (ratios within this run)\n")
+print("| target | measured | |")
+print("|---|---:|---|")
+for what, num, den, limit in [
+        ("ours default / base perf 6.12", "ours", "base", 1.0),
+        ("ours default / libbpf-tools offcputime", "ours", "offcputime", 0.3),
+        ("ours --user-callchains / base perf 6.12", "ours_user", "base", 0.7)]:
+    if get(num, "pipe") is None or get(den, "pipe") is None:
+        continue
+    r = added_pipe(num) / added_pipe(den)
+    print(f"| {what} <= {limit} (pipe, added ns/switch) | {r:.2f} "
+          f"| {'met' if r <= limit else 'NOT met'} |")
+fin = os.environ.get("FINISH_NOTE")
+if fin:
+    secs = float(fin.split()[0])
+    print(f"| finishing with ~100,000 aggregated entries < 1 s | {fin} "
+          f"| {'met' if secs < 1 else 'NOT met'} |")
