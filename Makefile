@@ -8,6 +8,7 @@
 #   make refresh  recreate build/src from patches/ (refuses to drop unexported work)
 #   make base     build the unpatched perf into build/base/bin/perf
 #   make bisect   build the series patch by patch on a scratch copy
+#   make bench    off-CPU profilers side by side: bench/RESULTS.md
 #   make install  install the patched perf under PREFIX (default /usr/local)
 
 PREFIX ?= /usr/local
@@ -24,8 +25,8 @@ define build-perf
 		{ grep -E -B2 -A8 'error|Error' $(2).log | head -60; echo "build failed, see $(2).log"; exit 1; }
 endef
 
-.PHONY: all deps src perf flamegraph-template flamegraph refresh export base bisect \
-	check demo install clean
+.PHONY: all deps src perf flamegraph-template flamegraph bench refresh export base \
+	bisect check demo install clean
 
 all: perf flamegraph-template
 
@@ -68,6 +69,11 @@ demo: perf
 
 flamegraph: all
 	@scripts/flamegraph-demo.sh
+
+# peers to compare with, and gnuplot for the chart
+bench: all base
+	@scripts/deps.sh libbpf-tools bpfcc-tools bpftool gnuplot-nox libbpf-dev
+	@bench/run.sh
 
 install: src
 	$(call build-perf,$(TOP)/build/src,$(TOP)/build/obj-install,$(PREFIX))

@@ -48,6 +48,19 @@ stop() {	# config
 	FINISH=$(( $(date +%s%N) - t0 ))
 }
 
+# BPF run time per context switch (kernel.bpf_stats_enabled): the program
+# of the profiler that ran most, over the pipe workload
+prog_stats() { bpftool -j prog show 2>/dev/null; }
+run_ns() {
+	python3 -c 'import json, sys
+old = {p["id"]: p for p in json.loads(sys.argv[1] or "[]")}
+new = [p for p in json.loads(sys.argv[2] or "[]") if p["id"] in old]
+d = [(p.get("run_cnt", 0) - old[p["id"]].get("run_cnt", 0),
+      p.get("run_time_ns", 0) - old[p["id"]].get("run_time_ns", 0)) for p in new]
+cnt, ns = max(d) if d else (0, 0)
+print(ns / cnt if cnt else 0)' "$1" "$2"
+}
+
 # BPF map memory the profiler holds: maps that are new since before it
 map_bytes() {
 	python3 -c 'import json, sys
@@ -68,6 +81,8 @@ run_mix() {
 add() { R[$1,$2]+="$3 "; }
 
 make -s -C workloads OUT="$W"
+sysctl -q kernel.bpf_stats_enabled=1
+trap 'sysctl -q kernel.bpf_stats_enabled=0' EXIT
 clang -O2 -g -target bpf -I/usr/include/x86_64-linux-gnu -c bench/empty.bpf.c \
 	-o "$OUT/empty.bpf.o" || exit 1
 cc -O2 -o "$OUT/floor" bench/floor.c -lbpf || exit 1
@@ -80,8 +95,13 @@ for round in $(seq "$ROUNDS"); do
 			maps_before=$(bpftool -j map show 2>/dev/null)
 			start $c "$data"
 			ctxt0=$(awk '/^ctxt/ { print $2 }' /proc/stat)
+			progs0=$(prog_stats)
 			add $c $w "$(run_$w)"
+			progs1=$(prog_stats)
 			ctxt1=$(awk '/^ctxt/ { print $2 }' /proc/stat)
+			case $c in none|sched_switch) ;;
+			*) add $c $w.bpfns "$(run_ns "$progs0" "$progs1")" ;;
+			esac
 			add $c $w.ctxt $((ctxt1 - ctxt0))
 			[ $c = none ] || add $c $w.maps "$(map_bytes)"
 			stop $c
@@ -129,6 +149,7 @@ export FINISH_NOTE=$(awk '$1 == "ours" && $2 == "many.finish" { f = $3 }
 	$1 == "ours" && $2 == "many.samples" { n = $3 }
 	$1 == "base" && $2 == "many.finish" { b = $3 }
 	END { printf "%.2f s for %d entries (base perf: %.2f s)", f / 1e9, n, b / 1e9 }' "$OUT/medians.txt")
-python3 bench/report.py "$OUT/medians.txt" "$ROUNDS" > bench/RESULTS.md
-gnuplot -e "datafile='$OUT/chart.dat'; outfile='bench/overhead.png'" bench/chart.gp
-cat bench/RESULTS.md
+RESULTS=${RESULTS:-bench/RESULTS.md}
+python3 bench/report.py "$OUT/medians.txt" "$ROUNDS" > "$RESULTS"
+gnuplot -e "datafile='$OUT/chart.dat'; outfile='${RESULTS%.md}.png'" bench/chart.gp
+cat "$RESULTS"
