@@ -8,7 +8,12 @@
  * Each thread goes down 10 levels of calls, picking one of 4 functions at
  * each level from the digits (base 4) of a path number, and sleeps 1 usec
  * at the bottom: paths 0..n-1 give n distinct stacks, so threads x stacks
- * keys in all (default 10 x 10000).
+ * keys in all (default 10 x 10000).  At the end it prints, added up over
+ * its threads, from /proc/self/task/TID/schedstat, their time off CPU,
+ * wall time - time on CPU, and their time blocked, that minus the time
+ * waiting on a runqueue (after a wakeup or a preemption):
+ * "offcpu_ns N blocked_ns M".  An off-CPU profiler measures from going to
+ * sleep to running again: between the two.
  */
 #define _GNU_SOURCE
 #include <pthread.h>
@@ -17,11 +22,35 @@
 #include <time.h>
 #include <unistd.h>
 #include <sys/prctl.h>
+#include <sys/syscall.h>
 
 #define noinline __attribute__((noinline))
 #define LEVELS 10
 
 static int nr_threads = 10, nr_stacks = 10000;
+static unsigned long long total_offcpu_ns, total_blocked_ns;
+
+static unsigned long long now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000000000ULL + ts.tv_nsec;
+}
+
+static void schedstat(unsigned long long *run, unsigned long long *wait)
+{
+	char path[64];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/self/task/%ld/schedstat", syscall(SYS_gettid));
+	f = fopen(path, "r");
+	if (!f || fscanf(f, "%llu %llu", run, wait) != 2) {
+		perror(path);
+		exit(1);
+	}
+	fclose(f);
+}
 
 static noinline void bottom(void)
 {
@@ -54,11 +83,19 @@ static noinline void step(int level, unsigned int path)
 
 static void *thread_main(void *arg)
 {
+	unsigned long long t0, t1, r0, r1, q0, q1;
+
 	(void)arg;
 	/* sleep 20 usec, not 20 + the default 50 usec of timer slack */
 	prctl(PR_SET_TIMERSLACK, 1UL);
+	schedstat(&r0, &q0);
+	t0 = now_ns();
 	for (int i = 0; i < nr_stacks; i++)
 		step(0, i);
+	t1 = now_ns();
+	schedstat(&r1, &q1);
+	__sync_fetch_and_add(&total_offcpu_ns, (t1 - t0) - (r1 - r0));
+	__sync_fetch_and_add(&total_blocked_ns, (t1 - t0) - (r1 - r0) - (q1 - q0));
 	return NULL;
 }
 
@@ -85,5 +122,6 @@ int main(int argc, char **argv)
 		pthread_create(&threads[i], NULL, thread_main, NULL);
 	for (int i = 0; i < nr_threads; i++)
 		pthread_join(threads[i], NULL);
+	printf("offcpu_ns %llu blocked_ns %llu\n", total_offcpu_ns, total_blocked_ns);
 	return 0;
 }
