@@ -9,6 +9,7 @@
 #   make base     build the unpatched perf into build/base/bin/perf
 #   make bisect   build the series patch by patch on a scratch copy
 #   make bench    off-CPU profilers side by side: bench/RESULTS.md
+#   make fuzz     fuzz the off-cpu payload parser (FUZZ_SECONDS, default 300)
 #   make install  install the patched perf under PREFIX (default /usr/local)
 
 PREFIX ?= /usr/local
@@ -25,8 +26,8 @@ define build-perf
 		{ grep -E -B2 -A8 'error|Error' $(2).log | head -60; echo "build failed, see $(2).log"; exit 1; }
 endef
 
-.PHONY: all deps src perf flamegraph-template flamegraph bench refresh export base \
-	bisect check demo install clean
+.PHONY: all deps src perf flamegraph-template flamegraph bench fuzz refresh export \
+	base bisect check demo install clean
 
 all: perf flamegraph-template
 
@@ -69,6 +70,10 @@ demo: perf
 
 flamegraph: all
 	@scripts/flamegraph-demo.sh
+
+# fuzz the off-cpu payload parser (make check runs it for 20 s)
+fuzz: src
+	@scripts/fuzz.sh $(or $(FUZZ_SECONDS),300)
 
 # peers to compare with, and gnuplot for the chart
 bench: all base
