@@ -1,7 +1,7 @@
-# bar chart of the added cost per context switch (perf bench sched pipe)
-set terminal pngcairo size 900,450 font "DejaVu Sans,10"
+# bar chart of the BPF run time per context switch (perf bench sched pipe)
+set terminal pngcairo size 900,450 font "DejaVu Sans,10" noenhanced
 set output outfile
-set title "Added time per context switch (perf bench sched pipe, one CPU; lower is better)"
+set title "Run time of the profiler's sched_switch BPF program per context switch (lower is better)"
 set ylabel "ns per context switch"
 set style fill solid 0.8 border -1
 set boxwidth 0.6

@@ -75,7 +75,8 @@ for c in NAMES:
           f"| {fmt(get(c, 'mix'), ' ms')} | {mib(get(c, 'msg.bytes'))} "
           f"| {ms(get(c, 'msg.finish'))} | {ms(get(c, 'msg.report'))} "
           f"| {mib(get(c, 'pipe.maps'))} |")
-    chart.append((c, get(c, "pipe.bpfns") or 0))
+    if get(c, "pipe.bpfns") is not None:
+        chart.append((c, get(c, "pipe.bpfns")))
 print("\nbcc `offcputime-bpfcc`: " + os.environ.get("BCC_NOTE", "not run") + "\n")
 
 with open(os.path.join(os.path.dirname(medians), "chart.dat"), "w") as f:

@@ -137,7 +137,7 @@ if ! command -v offcputime-bpfcc > /dev/null; then
 elif err=$(timeout 30 offcputime-bpfcc 1 2>&1 > /dev/null); then
 	export BCC_NOTE="runs (not measured)"
 else
-	export BCC_NOTE="not runnable here: $(echo "$err" | grep -m1 -i 'headers' || echo "$err" | head -1)"
+	export BCC_NOTE="not runnable here: $(echo "$err" | grep -m1 'Unable to find kernel headers' || echo "$err" | head -1)"
 fi
 
 # medians, written as "config metric value" lines
