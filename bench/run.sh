@@ -134,7 +134,7 @@ done
 # bcc's offcputime compiles its BPF program against the kernel headers
 if ! command -v offcputime-bpfcc > /dev/null; then
 	export BCC_NOTE="not installed"
-elif err=$(timeout 30 offcputime-bpfcc 1 2>&1 > /dev/null); then
+elif err=$(timeout 30 offcputime-bpfcc 1 2>&1); then
 	export BCC_NOTE="runs (not measured)"
 else
 	export BCC_NOTE="not runnable here: $(echo "$err" | grep -m1 'Unable to find kernel headers' || echo "$err" | head -1)"
