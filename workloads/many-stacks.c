@@ -24,33 +24,13 @@
 #include <sys/prctl.h>
 #include <sys/syscall.h>
 
+#include "schedstat.h"
+
 #define noinline __attribute__((noinline))
 #define LEVELS 10
 
 static int nr_threads = 10, nr_stacks = 10000;
 static unsigned long long total_offcpu_ns, total_blocked_ns;
-
-static unsigned long long now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000000000ULL + ts.tv_nsec;
-}
-
-static void schedstat(unsigned long long *run, unsigned long long *wait)
-{
-	char path[64];
-	FILE *f;
-
-	snprintf(path, sizeof(path), "/proc/self/task/%ld/schedstat", syscall(SYS_gettid));
-	f = fopen(path, "r");
-	if (!f || fscanf(f, "%llu %llu", run, wait) != 2) {
-		perror(path);
-		exit(1);
-	}
-	fclose(f);
-}
 
 static noinline void bottom(void)
 {

@@ -31,6 +31,8 @@
 #include <unistd.h>
 #include <sys/syscall.h>
 
+#include "schedstat.h"
+
 #define noinline __attribute__((noinline))
 
 static int rounds = 10;
@@ -49,28 +51,6 @@ struct worker {
 	unsigned long long wall_ns, run_ns, wait_ns;
 	unsigned long long func_offcpu_ns;	/* in block() */
 };
-
-static unsigned long long now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000000000ULL + ts.tv_nsec;
-}
-
-static void schedstat(pid_t tid, unsigned long long *run, unsigned long long *wait)
-{
-	char path[64];
-	FILE *f;
-
-	snprintf(path, sizeof(path), "/proc/self/task/%d/schedstat", tid);
-	f = fopen(path, "r");
-	if (!f || fscanf(f, "%llu %llu", run, wait) != 2) {
-		perror(path);
-		exit(1);
-	}
-	fclose(f);
-}
 
 /*
  * glibc is built without frame pointers: its syscall wrappers do not push a
@@ -148,22 +128,22 @@ static noinline void *worker_main(void *arg)
 
 	w->tid = syscall(SYS_gettid);
 	pthread_setname_np(pthread_self(), w->name);
-	schedstat(w->tid, &run0, &wait0);
+	schedstat(&run0, &wait0);
 	start = now_ns();
 	for (int i = 0; i < rounds; i++) {
 		unsigned long long t0, t1, r0, r1, q;
 
 		pthread_barrier_wait(&round_start);
-		schedstat(w->tid, &r0, &q);
+		schedstat(&r0, &q);
 		t0 = now_ns();
 		w->block();
 		t1 = now_ns();
-		schedstat(w->tid, &r1, &q);
+		schedstat(&r1, &q);
 		w->func_offcpu_ns += (t1 - t0) - (r1 - r0);
 		pthread_barrier_wait(&round_end);
 	}
 	w->wall_ns = now_ns() - start;
-	schedstat(w->tid, &run1, &wait1);
+	schedstat(&run1, &wait1);
 	w->run_ns = run1 - run0;
 	w->wait_ns = wait1 - wait0;
 	return NULL;
