@@ -8,20 +8,42 @@ SECS=${1:-60}
 S=build/src/tools
 OUT=build/fuzz
 mkdir -p $OUT/corpus
+rm -f $OUT/corpus/valid-*	# the old format's seeds
 scripts/deps.sh clang libclang-rt-14-dev
-clang -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
+# -fno-sanitize=alignment: the raw data of a sample starts 4 bytes into a
+# u64 (after its u32 size), so its u64 words, and sample.callchain that
+# points into it, are 4-byte aligned only.  That is upstream's layout (perf
+# 6.16+), which the series keeps; perf reads the words with memcpy, but the
+# callchain is read in place by every user of sample.callchain, as for
+# upstream.  Fine on x86 and arm64; UBSan would flag each of those reads.
+clang -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize=alignment \
+	-fno-sanitize-recover=all \
 	-D_GNU_SOURCE -I$S/perf -I$S/include -I$S/include/uapi -I$S/lib/perf/include \
 	-I$S/arch/x86/include -o $OUT/off_cpu_raw_fuzz \
 	tests/fuzz/off_cpu_raw_fuzz.c $S/perf/util/off_cpu.c
-# seeds: valid raw data (version 1, tid, period, cgroup, a callchain)
+# seeds: valid raw data as in samples (see bpf_skel/off_cpu_data.h): pid,
+# tid, period, nr, ips[nr], cgroup_id, then our extension (magic, size, an
+# INFO item: flags, state) or not (upstream's plain layout), then the 4
+# bytes of padding the kernel adds; and an extension with an item this
+# perf does not know
 python3 - $OUT/corpus <<'PY'
 import struct, sys
 d = sys.argv[1]
+def ext(*items):
+    body = b"".join(struct.pack("<II", t, 8 + len(data)) + data for t, data in items)
+    return struct.pack("<II", 0x7866666f, 8 + len(body)) + body
+info = lambda flags, state: (1, struct.pack("<II", flags, ord(state)))
 for nr in (0, 1, 4, 66):
-    ips = [2**64 - 128] + [0x401000 + i for i in range(nr - 1)] if nr else []
-    raw = struct.pack("<IQQQQ", 1, 1234 << 32 | 1234, 500000000, 0, nr)
-    raw += struct.pack("<%dQ" % nr, *ips)
-    open(f"{d}/valid-{nr}", "wb").write(raw)
+    # PERF_CONTEXT_KERNEL, kernel frames, PERF_CONTEXT_USER, user frames
+    k = max(nr - 2, 0) // 2
+    ips = ([2**64 - 128] + [0xffffffff81000000 + i for i in range(k)] +
+           [2**64 - 512] + [0x401000 + i for i in range(max(nr - 2 - k, 0))])[:nr]
+    plain = struct.pack("<IIQQ%dQQ" % nr, 1234, 1235, 500000000, nr, *ips, 1)
+    pad = b"\0" * 4
+    open(f"{d}/plain-{nr}", "wb").write(plain + pad)
+    open(f"{d}/direct-{nr}", "wb").write(plain + ext(info(0, "S")) + pad)
+    open(f"{d}/aggregated-{nr}", "wb").write(plain + ext(info(1, "D")) + pad)
+    open(f"{d}/unknown-{nr}", "wb").write(plain + ext(info(0, "I"), (5, bytes(16))) + pad)
 PY
-$OUT/off_cpu_raw_fuzz -max_total_time="$SECS" -print_final_stats=1 $OUT/corpus 2>&1 |
+$OUT/off_cpu_raw_fuzz -max_total_time="$SECS" -print_final_stats=1 -artifact_prefix=$OUT/ $OUT/corpus 2>&1 |
 	tee $OUT/fuzz.log | grep -E "stat::number_of_executed_units|ERROR|SUMMARY|Done"

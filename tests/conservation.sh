@@ -30,17 +30,26 @@ for thresh in 0 500 100000; do
 	mkdir -p $d
 	$PERF record -q --off-cpu --off-cpu-thresh $thresh -e dummy -o $d/perf.data -- \
 		"$WORKLOADS/offcpu-demo" -r 5 -m 50 -S 12 -f $d/fsync.tmp > $d/workload.txt
-	$PERF script -i $d/perf.data -F tid,time,period 2> /dev/null > $d/samples
+	# tid time: period state direct|aggregated
+	$PERF script -i $d/perf.data -F tid,time,period,offcpu 2> /dev/null > $d/samples
 	awk '{ s[$1] += $3 } END { for (t in s) print t, s[t] }' $d/samples > $d/totals
 	while read -r tid comm offcpu blocked rest; do
 		[ "$tid" = "#" ] && continue
 		v=$(awk -v t="$tid" '$1 == t { print $2 }' $d/totals)
 		within "thresh $thresh: $comm" "${v:-0}" "$blocked" "$offcpu" || fail=1
 	done < $d/workload.txt
-	# where the samples come from: output directly (real time) or at the end
-	direct=$(awk '$2 + 0 < 18446744069 { n++ } END { print n + 0 }' $d/samples)
-	atend=$(awk '$2 + 0 >= 18446744069 { n++ } END { print n + 0 }' $d/samples)
+	# where the samples come from: output directly or written at the end
+	# (aggregated), as their raw data says; either way with a real time,
+	# those at the end when recording stopped, after all the others
+	direct=$(awk '$5 == "direct" { n++ } END { print n + 0 }' $d/samples)
+	atend=$(awk '$5 == "aggregated" { n++ } END { print n + 0 }' $d/samples)
 	echo "     thresh $thresh: $direct direct samples, $atend written at the end"
+	[ $((direct + atend)) = "$(wc -l < $d/samples)" ] || { echo "FAIL samples neither direct nor aggregated"; fail=1; }
+	awk '$5 == "direct" && $2 + 0 > last_direct { last_direct = $2 + 0 }
+	     $5 == "aggregated" && (first_end == "" || $2 + 0 < first_end) { first_end = $2 + 0 }
+	     $2 + 0 <= 0 || $2 + 0 >= 18446744069 { bad = 1 }
+	     END { exit bad || (first_end != "" && first_end < last_direct) }' $d/samples ||
+		{ echo "FAIL times: samples at the end must have a real time, after the direct ones"; fail=1; }
 	case $thresh in
 	0) [ "$atend" = 0 ] || { echo "FAIL samples at the end with threshold 0"; fail=1; } ;;
 	500) [ "$direct" -gt 0 ] && [ "$atend" -gt 0 ] || { echo "FAIL no mix"; fail=1; } ;;
@@ -72,7 +81,7 @@ mkdir -p $d
 $PERF record --off-cpu --off-cpu-thresh 0 -m 1 -e dummy -o $d/perf.data -- \
 	$PERF bench sched messaging -l 100 > /dev/null 2> $d/record.err
 fallbacks=$(sed -n 's/^\([0-9]*\) off-cpu samples did not fit in the ring buffer.*/\1/p' $d/record.err)
-atend=$($PERF script -i $d/perf.data -F time 2> /dev/null | awk '$1 + 0 >= 18446744069 { n++ } END { print n + 0 }')
+atend=$($PERF script -i $d/perf.data -F offcpu 2> /dev/null | awk '$2 == "aggregated" { n++ } END { print n + 0 }')
 echo "     small ring buffer: ${fallbacks:-no} samples written at the end instead ($atend at the end)"
 if [ -z "$fallbacks" ] || [ "$atend" = 0 ]; then
 	echo "FAIL no fallback to the end"; cat $d/record.err; fail=1

@@ -2,9 +2,12 @@
 /*
  * libFuzzer harness for off_cpu_raw__parse(), the conversion of the raw data
  * of an offcpu-time sample (from BPF, or from perf.data) into the sample.
- * The input is the raw data, placed as in a sample: 4 bytes into a u64.
+ * The input is the raw data, placed as in a sample: 4 bytes into a u64
+ * (so the u64 words and sample.callchain are 4-byte aligned only, as in
+ * upstream's layout: scripts/fuzz.sh builds with -fno-sanitize=alignment).
  * Whatever it is, the parser must not crash nor read past it, and what it
- * accepts must be readable in full.
+ * accepts must be readable in full: the callchain, and the cgroup_id word
+ * after it.
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -32,10 +35,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	memcpy(raw, data, size);
 
 	memset(&sample, 0, sizeof(sample));
-	if (off_cpu_raw__parse(raw, size, &sample) == 0) {
+	/* 0, or OFF_CPU_RAW_UNKNOWN_EXT: the sample is set and used too */
+	if (off_cpu_raw__parse(raw, size, &sample) >= 0) {
+		uint8_t *end = (uint8_t *)&sample.callchain->ips[sample.callchain->nr];
+
 		for (uint64_t i = 0; i < sample.callchain->nr; i++)
 			sum += sample.callchain->ips[i];
-		if ((uint8_t *)&sample.callchain->ips[sample.callchain->nr] > raw + size)
+		/* the callchain, then cgroup_id, lie within the input */
+		if ((uint8_t *)sample.callchain < raw || end + sizeof(uint64_t) > raw + size)
 			abort();
 	}
 	free(buf);
