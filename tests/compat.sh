@@ -12,7 +12,7 @@
 #      print the same as for the original;
 #  (d) the offcpu-time attr has RAW and not CALLCHAIN;
 #  (e) perf script -F offcpu says direct/aggregated on the original, and
-#      reads the plain copy ("- direct": no extension, nothing known).
+#      reads the plain copy ("- -": no extension, nothing known).
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 1
 out=build/check/compat
@@ -78,7 +78,7 @@ check() {	# dir: checks (b) to (e) on dir/perf.data
 		[ -s $e ] && bad "$d: perf on the plain copy says: $(cat $e)"
 	done
 	# (e) on the plain copy: read, nothing known about the samples
-	[ "$(grep -c ' - direct$' $d/plain.offcpu)" = "$n" ] && [ "$(wc -l < $d/plain.offcpu)" = "$n" ] ||
+	[ "$(grep -c ' - -$' $d/plain.offcpu)" = "$n" ] && [ "$(wc -l < $d/plain.offcpu)" = "$n" ] ||
 		bad "$d: perf script -F offcpu on the plain copy: $(sort $d/plain.offcpu | uniq -c | head)"
 
 	shrunk=$(( $(stat -c %s $d/perf.data) - $(stat -c %s $d/plain.data) ))

@@ -24,7 +24,6 @@ TIMEOUT = 20
 PERF_RECORD_SAMPLE = 9
 PERF_RECORD_COMPRESSED = 81
 SAMPLE_IP, SAMPLE_TID, SAMPLE_TIME, SAMPLE_IDENTIFIER = 1 << 0, 1 << 1, 1 << 2, 1 << 16
-OFF_CPU_TIMESTAMP = 0xffffffff00000000  # time of the samples written at the end
 
 # struct perf_file_header: magic, size, attr_size, attrs, data, event_types
 if full[:8] != b"PERFILE2":
@@ -62,10 +61,12 @@ while off < data_end:
 if off != data_end:
     sys.exit(f"{out}/full.data: the last event ends at {off}, past the data at {data_end}")
 times = [t for _, t in events if t is not None]
-direct = sum(t < OFF_CPU_TIMESTAMP for t in times)
-if not direct or direct == len(times) or None in times:
-    sys.exit(f"{out}/full.data: want timed samples, direct and written at the end: "
-             f"{direct} direct of {len(times)}")
+kinds = subprocess.run([perf, "script", "-F", "offcpu", "-i", f"{out}/full.data"],
+                       stdout=subprocess.PIPE, stderr=subprocess.DEVNULL).stdout.decode().split()
+direct, aggregated = kinds.count("direct"), kinds.count("aggregated")
+if not direct or not aggregated or direct + aggregated != len(times):
+    sys.exit(f"{out}/full.data: want {len(times)} timed samples, direct and written at the "
+             f"end: {direct} direct, {aggregated} aggregated")
 
 # cut points: ~40 in the first page, ~80 over the rest, the event boundaries
 cuts = {4096 * i // 41 + i % 7 for i in range(1, 41)}
