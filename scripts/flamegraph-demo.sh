@@ -1,6 +1,7 @@
 #!/bin/bash
 # Off-CPU flame graph of workloads/offcpu-demo: build/demo/offcpu.html, and
-# the folded stacks (build/demo/offcpu.folded) for other flame graph tools.
+# the folded stacks (build/demo/offcpu.folded) for other flame graph tools;
+# its off-wake flame graph: build/demo/offwake.html, build/demo/offwake.folded.
 #   scripts/flamegraph-demo.sh [workload options]
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -14,4 +15,12 @@ $PERF record -q --off-cpu -e dummy -o perf.data -- \
 	../workloads/offcpu-demo -f fsync.tmp "${@:--S3}" > workload.txt
 $PERF script report flamegraph -o offcpu.html
 $PERF script report stackcollapse > offcpu.folded
+# off-wake: who woke the threads, for the samples output directly (50 ms
+# waits: a 10 ms threshold)
+mkdir -p offwake
+(cd offwake && $PERF record -q --off-cpu --off-cpu-thresh 10 -e dummy -o perf.data -- \
+	../../workloads/offcpu-demo -f ../fsync.tmp > workload.txt &&
+ $PERF script report flamegraph --offwake -o ../offwake.html &&
+ $PERF script report stackcollapse --offwake > ../offwake.folded)
 echo "flame graph: $PWD/offcpu.html, folded stacks: $PWD/offcpu.folded"
+echo "off-wake flame graph: $PWD/offwake.html, folded stacks: $PWD/offwake.folded"
