@@ -44,6 +44,8 @@ HEADER_COMPRESSED = 27
 
 OFF_CPU_EXT_MAGIC = 0x7866666F
 OFF_CPU_ITEM_INFO = 1
+OFF_CPU_ITEM_SPLIT = 2    # u64 blocked, u64 runq: their sum is the period
+OFF_CPU_ITEM_WAKER = 3    # u32 pid, tid, context, reserved; comm[16]; u64 nr, ips[nr]
 OFF_CPU_F_AGGREGATED = 1
 
 
@@ -160,7 +162,7 @@ def upstream_decode(raw):
     return dict(pid=pid, tid=tid, period=period, ips=ips, ip=ip, cgroup=cgroup, end=end)
 
 
-def our_extension(raw, end):
+def our_extension(raw, end, period=None):
     """'S direct', 'D aggregated', ... from the extension at raw[end:], or '-'
     if there is none (only the 4 padding bytes); fails if it is malformed"""
     rest = raw[end:]
@@ -180,6 +182,14 @@ def our_extension(raw, end):
         if type_ == OFF_CPU_ITEM_INFO:
             flags, state = struct.unpack_from("<II", rest, off + 8)
             info = "%c %s" % (state, "aggregated" if flags & OFF_CPU_F_AGGREGATED else "direct")
+        elif type_ == OFF_CPU_ITEM_SPLIT:
+            blocked, runq = struct.unpack_from("<QQ", rest, off + 8)
+            if period is not None and blocked + runq != period:
+                fail(f"split: blocked {blocked} + runq {runq} != period {period}")
+        elif type_ == OFF_CPU_ITEM_WAKER:
+            (nr,) = struct.unpack_from("<Q", rest, off + 8 + 32)
+            if isize != 48 + nr * 8:
+                fail(f"waker item of {isize} bytes with {nr} ips")
         off += isize
     if info is None:
         fail("extension without an INFO item")
@@ -236,7 +246,7 @@ def main(argv):
         for _, s in pd.offcpu_samples():
             d = upstream_decode(s["RAW"])
             print(d["pid"], d["tid"], d["period"], "%x" % d["ip"], len(d["ips"]),
-                  d["cgroup"], our_extension(s["RAW"], d["end"]))
+                  d["cgroup"], our_extension(s["RAW"], d["end"], d["period"]))
     elif cmd == "plain" and len(argv) == 4:
         print(plain_copy(pd, argv[3]), "samples rewritten")
     else:
