@@ -20,12 +20,12 @@ clang -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize=alignment \
 	-fno-sanitize-recover=all \
 	-D_GNU_SOURCE -I$S/perf -I$S/include -I$S/include/uapi -I$S/lib/perf/include \
 	-I$S/arch/x86/include -o $OUT/off_cpu_raw_fuzz \
-	tests/fuzz/off_cpu_raw_fuzz.c $S/perf/util/off_cpu.c
+	tests/fuzz/off_cpu_raw_fuzz.c $S/perf/util/off_cpu.c $S/lib/hweight.c
 # seeds: valid raw data as in samples (see bpf_skel/off_cpu_data.h): pid,
 # tid, period, nr, ips[nr], cgroup_id, then our extension (magic, size, an
 # INFO item: flags, state) or not (upstream's plain layout), then the 4
-# bytes of padding the kernel adds; and an extension with an item this
-# perf does not know
+# bytes of padding the kernel adds; an extension with an item this perf
+# does not know; one with every item (split, waker, user registers and stack)
 python3 - $OUT/corpus <<'PY'
 import struct, sys
 d = sys.argv[1]
@@ -43,7 +43,14 @@ for nr in (0, 1, 4, 66):
     open(f"{d}/plain-{nr}", "wb").write(plain + pad)
     open(f"{d}/direct-{nr}", "wb").write(plain + ext(info(0, "S")) + pad)
     open(f"{d}/aggregated-{nr}", "wb").write(plain + ext(info(1, "D")) + pad)
-    open(f"{d}/unknown-{nr}", "wb").write(plain + ext(info(0, "I"), (5, bytes(16))) + pad)
+    open(f"{d}/unknown-{nr}", "wb").write(plain + ext(info(0, "I"), (9, bytes(16))) + pad)
+    # all the items: split, waker with its callchain, user registers and stack
+    split = (2, struct.pack("<QQ", 400000000, 100000000))
+    waker = (3, struct.pack("<III4s16sQQQ", 77, 78, 1, b"", b"writer", 2,
+                            2**64 - 128, 0xffffffff81000000))
+    regs = (4, struct.pack("<QQ3Q", 2, 0b111, 1, 2, 3))
+    stack = (5, struct.pack("<Q16s", 13, b"stack bytes"))
+    open(f"{d}/all-{nr}", "wb").write(plain + ext(info(0, "S"), split, waker, regs, stack) + pad)
 PY
 $OUT/off_cpu_raw_fuzz -max_total_time="$SECS" -print_final_stats=1 -artifact_prefix=$OUT/ $OUT/corpus 2>&1 |
 	tee $OUT/fuzz.log | grep -E "stat::number_of_executed_units|ERROR|SUMMARY|Done"
