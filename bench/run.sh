@@ -16,7 +16,7 @@ mkdir -p "$OUT"
 PIPE_LOOPS=100000 MSG_LOOPS=50 MIX_ROUNDS=100
 [ -n "${QUICK:-}" ] && PIPE_LOOPS=20000 MSG_LOOPS=5 MIX_ROUNDS=10
 
-CONFIGS="none floor ours ours_user ours_t0 base offcputime sched_switch"
+CONFIGS="none floor ours ours_nowake ours_user ours_t0 ours_t0_nowake ours_dwarf base offcputime sched_switch"
 declare -A R	# R[config,metric] = "value value ..." over rounds
 
 # start the profiler of a configuration in the background, system wide
@@ -26,7 +26,11 @@ start() {	# config data-file
 	floor) "$OUT/floor" "$OUT/empty.bpf.o" & ;;
 	ours) $PERF record -q --off-cpu -a -e dummy -o "$2" & ;;
 	ours_user) $PERF record -q --off-cpu --user-callchains -a -e dummy -o "$2" & ;;
+	ours_nowake) $PERF record -q --off-cpu --no-off-cpu-wakers -a -e dummy -o "$2" & ;;
 	ours_t0) $PERF record -q --off-cpu --off-cpu-thresh 0 -a -e dummy -o "$2" & ;;
+	ours_t0_nowake) $PERF record -q --off-cpu --off-cpu-thresh 0 --no-off-cpu-wakers \
+		-a -e dummy -o "$2" & ;;
+	ours_dwarf) $PERF record -q --off-cpu --call-graph dwarf -a -e dummy -o "$2" & ;;
 	base) $BASE record -q --off-cpu -a -e dummy -o "$2" & ;;
 	offcputime) offcputime > "$2" 2>&1 & ;;
 	sched_switch) $PERF record -q -e sched:sched_switch -g -a -o "$2" & ;;
@@ -48,8 +52,10 @@ stop() {	# config
 	FINISH=$(( $(date +%s%N) - t0 ))
 }
 
-# BPF run time per context switch (kernel.bpf_stats_enabled): the program
-# of the profiler that ran most, over the pipe workload
+# BPF run time per context switch (kernel.bpf_stats_enabled): the run time
+# of all the programs of the profiler (sched_switch, sched_waking, irq...)
+# over the runs of the one that ran most (sched_switch), over the pipe
+# workload
 prog_stats() { bpftool -j prog show 2>/dev/null; }
 run_ns() {
 	python3 -c 'import json, sys
@@ -57,8 +63,8 @@ old = {p["id"]: p for p in json.loads(sys.argv[1] or "[]")}
 new = [p for p in json.loads(sys.argv[2] or "[]") if p["id"] in old]
 d = [(p.get("run_cnt", 0) - old[p["id"]].get("run_cnt", 0),
       p.get("run_time_ns", 0) - old[p["id"]].get("run_time_ns", 0)) for p in new]
-cnt, ns = max(d) if d else (0, 0)
-print(ns / cnt if cnt else 0)' "$1" "$2"
+cnt = max(c for c, _ in d) if d else 0
+print(sum(ns for _, ns in d) / cnt if cnt else 0)' "$1" "$2"
 }
 
 # BPF map memory the profiler holds: maps that are new since before it
