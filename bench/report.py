@@ -61,7 +61,8 @@ for line in open("/proc/cpuinfo"):
 print("# Off-CPU profiler overhead\n")
 print(f"{time.strftime('%Y-%m-%d')}, {platform.node()}: {os.cpu_count()} CPUs ({cpu}), "
       f"kernel {platform.release()}; medians of {rounds} interleaved rounds "
-      "(`make bench`).\n")
+      + ("(`QUICK=1 bench/run.sh`: shorter workloads).\n" if os.environ.get("QUICK")
+         else "(`make bench`).\n"))
 print(f"Baseline, no profiler: perf bench sched pipe {get('none', 'pipe'):.3f} usec/op "
       f"(2 switches per op, one CPU), perf bench sched messaging "
       f"{get('none', 'msg'):.3f} s, offcpu-demo {get('none', 'mix'):.0f} ms.\n")
