@@ -25,6 +25,9 @@ NAMES = {
     "ours_t0": "ours: --off-cpu --off-cpu-thresh 0 -a",
     "ours_t0_nowake": "ours: --off-cpu --off-cpu-thresh 0 --no-off-cpu-wakers -a",
     "ours_dwarf": "ours: --off-cpu --call-graph dwarf -a",
+    "ours_s100": "ours: --off-cpu --off-cpu-sample 100 -a",
+    "ours_s1000": "ours: --off-cpu --off-cpu-sample 1000 -a",
+    "ours_s10000": "ours: --off-cpu --off-cpu-sample 10000 -a",
     "base": "perf 6.12 --off-cpu -a (user only)",
     "offcputime": "libbpf-tools offcputime (kernel + user)",
     "sched_switch": "perf record -e sched:sched_switch -g -a",
@@ -100,7 +103,9 @@ for what, num, den, limit in [
         ("ours default / base perf 6.12", "ours", "base", 1.0),
         ("ours default / libbpf-tools offcputime", "ours", "offcputime", 0.3),
         ("ours --user-callchains / base perf 6.12", "ours_user", "base", 0.7),
-        ("ours wakers / ours --no-off-cpu-wakers", "ours", "ours_nowake", 1.15)]:
+        ("ours wakers / ours --no-off-cpu-wakers", "ours", "ours_nowake", 1.15),
+        ("ours --off-cpu-sample 1000 / base perf 6.12", "ours_s1000", "base", 0.5),
+        ("ours --off-cpu-sample 1000 / base perf 6.12 (stretch)", "ours_s1000", "base", 0.2)]:
     if get(num, "pipe") is None or get(den, "pipe") is None:
         continue
     r = get(num, "pipe.bpfns") / get(den, "pipe.bpfns")

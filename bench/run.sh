@@ -16,7 +16,8 @@ mkdir -p "$OUT"
 PIPE_LOOPS=100000 MSG_LOOPS=50 MIX_ROUNDS=100
 [ -n "${QUICK:-}" ] && PIPE_LOOPS=20000 MSG_LOOPS=5 MIX_ROUNDS=10
 
-CONFIGS="none floor ours ours_nowake ours_user ours_t0 ours_t0_nowake ours_dwarf base offcputime sched_switch"
+CONFIGS="none floor ours ours_nowake ours_user ours_t0 ours_t0_nowake ours_dwarf ours_s100 ours_s1000
+	ours_s10000 base offcputime sched_switch"
 declare -A R	# R[config,metric] = "value value ..." over rounds
 
 # start the profiler of a configuration in the background, system wide
@@ -31,6 +32,7 @@ start() {	# config data-file
 	ours_t0_nowake) $PERF record -q --off-cpu --off-cpu-thresh 0 --no-off-cpu-wakers \
 		-a -e dummy -o "$2" & ;;
 	ours_dwarf) $PERF record -q --off-cpu --call-graph dwarf -a -e dummy -o "$2" & ;;
+	ours_s*) $PERF record -q --off-cpu --off-cpu-sample ${1#ours_s} -a -e dummy -o "$2" & ;;
 	base) $BASE record -q --off-cpu -a -e dummy -o "$2" & ;;
 	offcputime) offcputime > "$2" 2>&1 & ;;
 	sched_switch) $PERF record -q -e sched:sched_switch -g -a -o "$2" & ;;

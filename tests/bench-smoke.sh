@@ -9,6 +9,7 @@ scripts/deps.sh libbpf-tools bpftool gnuplot-nox libbpf-dev
 QUICK=1 RESULTS=build/bench/smoke.md bench/run.sh 1
 for row in "(floor)" "ours: --off-cpu -a" "ours: --off-cpu --user-callchains" \
 	   "ours: --off-cpu --no-off-cpu-wakers" "ours: --off-cpu --call-graph dwarf" \
+	   "ours: --off-cpu --off-cpu-sample 1000" \
 	   "perf 6.12 --off-cpu" "libbpf-tools offcputime"; do
 	grep -F "$row" build/bench/smoke.md | grep -E -q '\| [0-9,]+ \|' ||
 		{ echo "no row with a BPF run time for $row"; exit 1; }
