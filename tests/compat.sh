@@ -4,7 +4,8 @@
 # the raw data, then our extension, which upstream's reader does not look at.
 #  (a) record the demo with samples output directly and written at the end,
 #      once for the workload, once system-wide with cgroups (so that the
-#      samples also have CPU, and CGROUP after the raw data);
+#      samples also have CPU, and CGROUP after the raw data), once with
+#      --off-cpu-sample;
 #  (b) tests/perfdata.py reads every sample's raw data by upstream's rule
 #      (pid, tid, period): the same as our perf script prints (its ip is the
 #      wait site, upstream's the first frame, ips[1]);
@@ -99,6 +100,13 @@ $PERF record -q --off-cpu --off-cpu-thresh 20 -a --all-cgroups -e dummy -o $out/
 	"$WORKLOADS/offcpu-demo" -r 2 -m 10 -S 3 -f $out/system/fsync.tmp > /dev/null ||
 	bad "perf record -a --all-cgroups"
 check $out/system
+# --off-cpu-sample: the same common part, more flags in the extension
+mkdir -p $out/sampled
+$PERF record -q --off-cpu --off-cpu-thresh 20 --off-cpu-sample 100 -e dummy \
+	-o $out/sampled/perf.data -- \
+	"$WORKLOADS/offcpu-demo" -r 4 -m 10 -S 3 -f $out/sampled/fsync.tmp > /dev/null ||
+	bad "perf record --off-cpu-sample"
+check $out/sampled
 
 echo "compat${summary#;}: $([ $fail = 0 ] && echo ok || echo FAIL)"
 exit $fail
