@@ -3,6 +3,7 @@
 # (build/bisect/src) and build perf after each, so that every patch builds
 # on its own.  The object dir is kept between patches and runs: only what a
 # patch touches is rebuilt.  Ends with "N passed, N failed".
+# FROM=N: apply the first N-1 patches without building (they built before).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 TOP=$PWD
@@ -19,9 +20,14 @@ git checkout -q -f --detach base || exit 1
 git clean -q -f -d
 mkdir -p $TOP/$B/obj
 
-passed=0 failed=0
+passed=0 failed=0 n=0
 while read -r p; do
 	case "$p" in ''|'#'*) continue;; esac
+	n=$((n + 1))
+	if [ $n -lt "${FROM:-1}" ]; then
+		git am -q "$TOP/patches/$p" || { echo "FAIL  applies: $p"; failed=1; break; }
+		continue
+	fi
 	if git am -q "$TOP/patches/$p" &&
 	   make -s -C tools/perf O=$TOP/$B/obj $PERF_OPTS -j"$(nproc)" > $TOP/$B/build.log 2>&1; then
 		passed=$((passed + 1)); echo "ok    builds: $p"
