@@ -11,6 +11,14 @@
 #   make bench    off-CPU profilers side by side: bench/RESULTS.md
 #   make fuzz     fuzz the off-cpu payload parser (FUZZ_SECONDS, default 300)
 #   make install  install the patched perf under PREFIX (default /usr/local)
+#
+# The series on perf 7.3 (patches-7.3/), built beside the 6.12 one until it
+# has every feature:
+#   make perf-7.3      build/7.3/bin/perf: Debian's linux-source-7.3 + patches-7.3/
+#   make upstream      build/upstream/bin/perf: perf 7.3 unpatched
+#   make check-7.3     its tests; ends with "N passed, N failed"
+#   make export-7.3    write build/7.3/src's commits to patches-7.3/
+#   make bisect-7.3    build patches-7.3/ patch by patch
 
 PREFIX ?= /usr/local
 TOP := $(CURDIR)
@@ -19,15 +27,20 @@ JOBS ?= $(shell nproc)
 # Same options everywhere: BPF skeletons on, Debian's python.
 PERF_OPTS = BUILD_BPF_SKEL=1 PYTHON=/usr/bin/python3 PYTHON_CONFIG=/usr/bin/python3-config
 
-# $(call build-perf,srcdir,objdir,prefix)
+# perf 7.3: the rustc on PATH breaks its build ("LLVM ERROR: Invalid encoding")
+PERF_OPTS_73 = $(PERF_OPTS) NO_RUST=1
+# ccache (Debian's) where it is installed: rebuilds and bisects go faster
+CCACHE_PATH = $(if $(wildcard /usr/lib/ccache/gcc),PATH=/usr/lib/ccache:$$PATH)
+
+# $(call build-perf,srcdir,objdir,prefix[,options])
 define build-perf
 	@mkdir -p $(2)
-	@$(MAKE) -s -C $(1)/tools/perf O=$(2) prefix=$(3) $(PERF_OPTS) -j$(JOBS) install-bin >$(2).log 2>&1 || \
+	@$(CCACHE_PATH) $(MAKE) -s -C $(1)/tools/perf O=$(2) prefix=$(3) $(or $(4),$(PERF_OPTS)) -j$(JOBS) install-bin >$(2).log 2>&1 || \
 		{ grep -E -B2 -A8 'error|Error' $(2).log | head -60; echo "build failed, see $(2).log"; exit 1; }
 endef
 
 .PHONY: all deps src perf flamegraph-template flamegraph bench fuzz refresh export \
-	base bisect check demo install clean
+	base bisect check demo install clean src-7.3 perf-7.3 upstream check-7.3 export-7.3 bisect-7.3
 
 all: perf flamegraph-template
 
@@ -84,5 +97,30 @@ install: src
 	$(call build-perf,$(TOP)/build/src,$(TOP)/build/obj-install,$(PREFIX))
 	@echo "installed $(PREFIX)/bin/perf"
 
+src-7.3: deps
+	@VER=7.3 scripts/prepare-src.sh
+
+perf-7.3: src-7.3
+	$(call build-perf,$(TOP)/build/7.3/src,$(TOP)/build/7.3/obj,$(TOP)/build/7.3/install,$(PERF_OPTS_73))
+	@mkdir -p build/7.3/bin && ln -sf ../install/bin/perf build/7.3/bin/perf
+	@VER=7.3 scripts/export.sh --check >/dev/null || echo "note: build/7.3/src has work not exported to patches-7.3/ ('make export-7.3')"
+	@echo "built build/7.3/bin/perf ($$(build/7.3/bin/perf version))"
+
+# the unpatched perf of the base, to compare with and exchange files with
+upstream: src-7.3
+	@[ -d build/upstream/src ] || { mkdir -p build/upstream/src && git -C build/7.3/src archive base | tar -x -C build/upstream/src; }
+	$(call build-perf,$(TOP)/build/upstream/src,$(TOP)/build/upstream/obj,$(TOP)/build/upstream/install,$(PERF_OPTS_73))
+	@mkdir -p build/upstream/bin && ln -sf ../install/bin/perf build/upstream/bin/perf
+	@echo "built build/upstream/bin/perf ($$(build/upstream/bin/perf version), unpatched)"
+
+export-7.3:
+	@VER=7.3 scripts/export.sh
+
+bisect-7.3: src-7.3
+	@VER=7.3 PERF_OPTS="$(PERF_OPTS_73)" scripts/bisect.sh
+
+check-7.3: perf-7.3 upstream
+	@scripts/check-7.3.sh
+
 clean:
-	rm -rf build/obj build/install build/bin build/base build/bisect build/workloads
+	rm -rf build/obj build/install build/bin build/base build/bisect build/workloads build/7.3 build/upstream

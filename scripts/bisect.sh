@@ -4,15 +4,22 @@
 # on its own.  The object dir is kept between patches and runs: only what a
 # patch touches is rebuilt.  Ends with "N passed, N failed".
 # FROM=N: apply the first N-1 patches without building (they built before).
+# VER=7.3: the series on perf 7.3, patches-7.3/ on build/7.3/src's base.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 TOP=$PWD
-B=build/bisect
+B=build/bisect SRC=build/src PATCHES=patches
+[ "${VER:-6.12}" = 6.12 ] || B=build/$VER/bisect SRC=build/$VER/src PATCHES=patches-$VER
 PERF_OPTS=${PERF_OPTS:-BUILD_BPF_SKEL=1 PYTHON=/usr/bin/python3 PYTHON_CONFIG=/usr/bin/python3-config}
+# ccache, where installed, with paths taken relative to the project: a
+# bisect in another clone of it hits the same cache
+if [ -x /usr/lib/ccache/gcc ]; then
+	export PATH=/usr/lib/ccache:$PATH CCACHE_BASEDIR=$TOP CCACHE_NOHASHDIR=1
+fi
 
 if [ ! -d $B/src/.git ]; then
 	rm -rf $B/src && mkdir -p $B
-	git clone -q build/src $B/src || exit 1
+	git clone -q $SRC $B/src || exit 1
 fi
 cd $B/src
 git am --abort >/dev/null 2>&1
@@ -25,10 +32,10 @@ while read -r p; do
 	case "$p" in ''|'#'*) continue;; esac
 	n=$((n + 1))
 	if [ $n -lt "${FROM:-1}" ]; then
-		git am -q "$TOP/patches/$p" || { echo "FAIL  applies: $p"; failed=1; break; }
+		git am -q "$TOP/$PATCHES/$p" || { echo "FAIL  applies: $p"; failed=1; break; }
 		continue
 	fi
-	if git am -q "$TOP/patches/$p" &&
+	if git am -q "$TOP/$PATCHES/$p" &&
 	   make -s -C tools/perf O=$TOP/$B/obj $PERF_OPTS -j"$(nproc)" > $TOP/$B/build.log 2>&1; then
 		passed=$((passed + 1)); echo "ok    builds: $p"
 	else
@@ -36,6 +43,6 @@ while read -r p; do
 		grep -E -A5 'error' $TOP/$B/build.log | head -30 | sed 's/^/      /'
 		break
 	fi
-done < "$TOP/patches/series"
+done < "$TOP/$PATCHES/series"
 echo "$passed passed, $failed failed"
 [ $failed = 0 ]

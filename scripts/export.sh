@@ -1,10 +1,12 @@
 #!/bin/bash
-# Write build/src's commits since 'base' to patches/ and rewrite patches/series.
+# Write build/src's commits since 'base' to patches/ and rewrite patches/series
+# (VER=7.3: build/7.3/src to patches-7.3/).
 #   scripts/export.sh          export
 #   scripts/export.sh --check  exit 1 if build/src has anything patches/ lacks
 set -euo pipefail
 cd "$(dirname "$0")/.."
-SRC=build/src
+SRC=${SRC:-build/src} PATCHES=${PATCHES:-patches}
+[ "${VER:-6.12}" = 6.12 ] || SRC=build/$VER/src PATCHES=patches-$VER
 
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
@@ -19,13 +21,14 @@ if [ "${1:-}" = --check ]; then
 	if [ -n "$dirty" ]; then
 		echo "build/src has uncommitted changes:"; echo "$dirty"; exit 1
 	fi
-	if ! diff -r -q "$out" patches >/dev/null; then
+	if ! diff -r -q "$out" $PATCHES >/dev/null; then
 		echo "build/src commits differ from patches/"; exit 1
 	fi
 	exit 0
 fi
 
-rm -f patches/*.patch
-cp "$out"/*.patch patches/ 2>/dev/null || true
-cp "$out/series" patches/series
-echo "exported $(grep -c . patches/series || true) patches to patches/"
+mkdir -p $PATCHES
+rm -f $PATCHES/*.patch
+cp "$out"/*.patch $PATCHES/ 2>/dev/null || true
+cp "$out/series" $PATCHES/series
+echo "exported $(grep -c . $PATCHES/series || true) patches to $PATCHES/"

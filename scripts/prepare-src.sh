@@ -1,15 +1,24 @@
 #!/bin/bash
-# Extract the part of Debian's linux-source-6.12 that perf needs into build/src,
-# commit it as the 'base' tag and apply patches/series on top with git am.
+# Extract the part of Debian's linux-source-$VER that perf needs into $SRC,
+# commit it as the 'base' tag and apply $PATCHES/series on top with git am.
+# VER=6.12 (default): build/src, patches/; VER=7.3: build/7.3/src, patches-7.3/.
 #   scripts/prepare-src.sh          create build/src if it does not exist
 #   scripts/prepare-src.sh refresh  recreate it from patches/ (refuses to drop
 #                                   commits that are not exported)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 TOP=$PWD
-SRC=build/src
-TARBALL=/usr/src/linux-source-6.12.tar.xz
-PKGVER=$(dpkg-query -W -f='${Version}' linux-source-6.12)
+VER=${VER:-6.12}
+if [ "$VER" = 6.12 ]; then
+	SRC=build/src PATCHES=patches
+	TARBALL=/usr/src/linux-source-6.12.tar.xz
+	PKGVER=$(dpkg-query -W -f='${Version}' linux-source-6.12)
+else
+	SRC=build/$VER/src PATCHES=patches-$VER
+	TARBALL=$(scripts/fetch-source.sh "$VER")
+	PKGVER=$(cat "${TARBALL%.tar.xz}.version")
+fi
+export SRC PATCHES
 
 if [ -d $SRC/.git ]; then
 	[ "${1:-}" = refresh ] || exit 0
@@ -21,9 +30,9 @@ if [ -d $SRC/.git ]; then
 	rm -rf $SRC
 fi
 
-tmp=build/src.tmp
+tmp=$SRC.tmp
 rm -rf $tmp && mkdir -p $tmp
-top=linux-source-6.12
+top=linux-source-$VER
 # MANIFEST lists what a perf tarball needs; the build also wants the top
 # Makefile and what it includes (for 'make kernelversion', perf's version)
 # and we want checkpatch for the patches.
@@ -32,7 +41,9 @@ extra="Makefile scripts/Makefile.* scripts/Kbuild.include scripts/subarch.includ
 	arch/x86/Makefile arch/x86/Makefile_32.cpu scripts/checkpatch.pl scripts/spelling.txt scripts/const_structs.checkpatch"
 tar -xJmf $TARBALL -C $tmp --strip-components=1 \
 	--wildcards --no-wildcards-match-slash \
-	$(for f in $(cat $tmp/tools/perf/MANIFEST) $extra; do echo "$top/$f"; done)
+	$(for f in $(cat $tmp/tools/perf/MANIFEST); do
+		for e in $extra; do [[ $f == $e ]] && continue 2; done; echo "$top/$f"
+	  done; for e in $extra; do echo "$top/$e"; done)
 
 cd $tmp
 git init -q -b master
@@ -40,15 +51,16 @@ git config user.name "$(git -C "$TOP" config user.name || echo perf-offcpu)"
 git config user.email "$(git -C "$TOP" config user.email || echo perf-offcpu@localhost)"
 git add -A
 GIT_AUTHOR_DATE="2000-01-01T00:00:00Z" GIT_COMMITTER_DATE="2000-01-01T00:00:00Z" \
-	git commit -q -m "Linux $PKGVER (tools/perf subset of Debian linux-source-6.12)"
+	git commit -q -m "Linux $PKGVER (tools/perf subset of Debian linux-source-$VER)"
 git tag base
 while read -r p; do
 	case "$p" in ''|'#'*) continue;; esac
-	git am -q --keep-cr "$TOP/patches/$p" || {
-		echo "patch $p does not apply; fix it in $tmp (git am --continue) or in patches/" >&2
+	git am -q --keep-cr "$TOP/$PATCHES/$p" || {
+		echo "patch $p does not apply; fix it in $tmp (git am --continue) or in $PATCHES/" >&2
 		exit 1
 	}
-done < "$TOP/patches/series"
+done < "$TOP/$PATCHES/series"
 cd "$TOP"
+mkdir -p "$(dirname $SRC)"
 mv $tmp $SRC
-echo "build/src: base $PKGVER + $(git -C $SRC rev-list --count base..HEAD) patches"
+echo "$SRC: base $PKGVER + $(git -C $SRC rev-list --count base..HEAD) patches"

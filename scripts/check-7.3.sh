@@ -1,0 +1,62 @@
+#!/bin/bash
+# Tests of the series on perf 7.3 (patches-7.3/, built into build/7.3/bin/perf):
+# upstream's own off-cpu test, unchanged, and the series' off-cpu tests in
+# 'perf test'; tests/7.3/ (files exchanged with build/upstream's perf); and
+# 7.3's checkpatch on every patch.  Ends with "N passed, N failed"; exits 1
+# if anything failed.  A skipped test counts as failed: everything here is
+# expected to run on these machines.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+export PERF=$PWD/build/7.3/bin/perf UPSTREAM=$PWD/build/upstream/bin/perf
+SRC=build/7.3/src
+LOG=build/check-7.3
+mkdir -p $LOG
+passed=0 failed=0
+
+result() {	# name rc
+	if [ "$2" = 0 ]; then
+		passed=$((passed + 1)); echo "ok    $1"
+	else
+		failed=$((failed + 1)); echo "FAIL  $1"
+	fi
+}
+
+# upstream's test is run as upstream has it
+git -C $SRC diff --quiet base -- tools/perf/tests/shell/record_offcpu.sh
+result "upstream's record_offcpu.sh unchanged by the series" $?
+
+# perf test: every test about off-cpu
+$PERF test list 2>&1 | grep -E -i 'off-?cpu' | sed -E 's/^ *([0-9.]+): (.*)$/\1|\2/' > $LOG/perf-tests
+while IFS='|' read -r num desc; do
+	out=$LOG/perf-test-$num.log
+	$PERF test -v "$num" > "$out" 2>&1
+	grep -E -q "^ *$num: .*: Ok$" "$out"
+	rc=$?
+	[ $rc = 0 ] || tail -20 "$out" | sed 's/^/      /'
+	result "perf test $num: $desc" $rc
+done < $LOG/perf-tests
+grep -q 'perf record offcpu profiling tests' $LOG/perf-tests
+result "perf test: upstream's off-cpu test found" $?
+
+for t in tests/7.3/*.sh; do
+	name=$(basename "$t" .sh)
+	bash "$t" > "$LOG/$name.log" 2>&1
+	rc=$?
+	sed 's/^/      /' "$LOG/$name.log"
+	result "tests/7.3/$name" $rc
+done
+
+# checkpatch: no errors, no warnings (but the MAINTAINERS reminder for new
+# files, the commit ids of Fixes: tags, that it looks up in git, and the
+# 'const volatile' of BPF programs' knobs, which libbpf sets before loading)
+while read -r p; do
+	case "$p" in ''|'#'*) continue;; esac
+	(cd $SRC && scripts/checkpatch.pl --no-tree --quiet --ignore FILE_PATH_CHANGES,UNKNOWN_COMMIT_ID,VOLATILE "$OLDPWD/patches-7.3/$p") > "$LOG/checkpatch.log" 2>&1
+	rc=$?
+	[ $rc = 0 ] && grep -q WARNING "$LOG/checkpatch.log" && rc=1
+	[ $rc = 0 ] || sed 's/^/      /' "$LOG/checkpatch.log"
+	result "checkpatch $p" $rc
+done < patches-7.3/series
+
+echo "$passed passed, $failed failed"
+[ $failed = 0 ]
