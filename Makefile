@@ -29,8 +29,9 @@ PERF_OPTS = BUILD_BPF_SKEL=1 PYTHON=/usr/bin/python3 PYTHON_CONFIG=/usr/bin/pyth
 
 # perf 7.3: the rustc on PATH breaks its build ("LLVM ERROR: Invalid encoding")
 PERF_OPTS_73 = $(PERF_OPTS) NO_RUST=1
-# ccache (Debian's) where it is installed: rebuilds and bisects go faster
-CCACHE_PATH = $(if $(wildcard /usr/lib/ccache/gcc),PATH=/usr/lib/ccache:$$PATH)
+# ccache (Debian's) where it is installed, with paths taken relative to the
+# project: rebuilds, bisects and builds in other clones go faster
+CCACHE_PATH = $(if $(wildcard /usr/lib/ccache/gcc),PATH=/usr/lib/ccache:$$PATH CCACHE_BASEDIR=$(TOP) CCACHE_NOHASHDIR=1)
 
 # $(call build-perf,srcdir,objdir,prefix[,options])
 define build-perf
