@@ -3,7 +3,8 @@
 # sample by sample: a file it records reads the same in ours (pid/tid, time,
 # period, callchain addresses, and symbols wherever it finds them), a file
 # ours records reads the same in it, and its rule for the samples written at
-# the end (a time of ~0ull << 32 and on) tells them from the direct ones.
+# the end (a time of ~0ull << 32 and on) picks exactly those ours flags as
+# written at the end.
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 OURS=${PERF:-$PWD/build/7.3/bin/perf}
@@ -83,5 +84,14 @@ if [ -s "$dir/ours.by-upstream" ]; then
 		END { printf "%s  upstream tells %d direct and %d at-the-end samples apart in our file, %d wrongly\n",
 			     bad || !end || !direct ? "FAIL" : "ok  ", direct, end, bad
 		      exit bad || !end || !direct }' "$dir/ours.by-upstream" || fail=1
+fi
+# and it picks exactly the samples that ours says were written at the end
+if [ -s "$dir/ours.data" ]; then
+	"$OURS" script -i "$dir/ours.data" -F time,offcpu 2> /dev/null |
+		awk '{ at_end = $1 + 0 >= 18446744069.4; agg = $3 == "aggregated"
+		       if (NF != 3) none++; else if (at_end != agg) bad++; if (agg) n++ }
+		     END { printf "%s  the rule picks our %d aggregated samples of %d, %d wrongly, %d without a flag\n",
+				  bad || none || !n ? "FAIL" : "ok  ", n, NR, bad, none
+			   exit bad || none || !n }' || fail=1
 fi
 exit $fail
