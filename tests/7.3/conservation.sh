@@ -5,7 +5,7 @@
 # own /proc/self/task/TID/schedstat) and at most wall - on CPU (which also
 # has the waits after preemptions, not off-CPU intervals), within 1% + 5 ms;
 # perf's run queue time is at most the thread's run queue waits, and its
-# blocked time at least the thread's, within the same margin.  Samples
+# blocked time the thread's, within the same margin.  Samples
 # output directly (threshold 0) and written at the end (100000 ms).
 set -uo pipefail
 cd "$(dirname "$0")/../.."
@@ -41,7 +41,8 @@ for thresh in 0 100000; do
 		    -v t="$tid" '$1 == t { total = $2; prq = $3 }
 			END {
 				ok = total >= blk * 0.99 - 5e6 && total <= off * 1.01 + 5e6 &&
-				     prq <= rq * 1.01 + 5e6 && total - prq >= blk * 0.99 - 5e6
+				     prq <= rq * 1.01 + 5e6 && total - prq >= blk * 0.99 - 5e6 &&
+				     total - prq <= blk * 1.01 + 5e6
 				printf "%-4s %-24s perf %8.2f ms (blocked %8.2f runq %6.2f), thread: blocked %8.2f, off CPU %8.2f, runq %6.2f ms\n",
 				       ok ? "ok" : "FAIL", w, total / 1e6, (total - prq) / 1e6, prq / 1e6,
 				       blk / 1e6, off / 1e6, rq / 1e6
