@@ -55,12 +55,13 @@ compare() {	# what upstream-lines our-lines
 
 workload="$OURS bench sched messaging -t -g 1 -l 20 > /dev/null; sleep 0.2"
 for rec in upstream ours; do
-	[ $rec = upstream ] && p=$UP || p=$OURS
+	# ours with what it adds to the raw data: kernel stacks, the waker item
+	[ $rec = upstream ] && p=$UP opts= || p=$OURS opts="-g --off-cpu-wakers"
 	# perf 7.3 enables its BPF program after the workload started: a
 	# recording can miss most of it on a busy machine (fixed in the
 	# series), so it gets three tries to record enough samples
 	for try in 1 2 3; do
-		if ! $p record -q --off-cpu --off-cpu-thresh $THRESH_MS -e dummy -o "$dir/$rec.data" \
+		if ! $p record -q --off-cpu $opts --off-cpu-thresh $THRESH_MS -e dummy -o "$dir/$rec.data" \
 		     -- sh -c "$workload" 2> "$dir/$rec.err"; then
 			echo "FAIL  $rec perf record"; cat "$dir/$rec.err"; fail=1; continue 2
 		fi
