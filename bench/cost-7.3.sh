@@ -15,7 +15,7 @@ LOOPS=${LOOPS:-50000}
 OUT=$PWD/build/bench
 mkdir -p "$OUT"
 
-CONFIGS="upstream ours ours_g ours_kernel ours_wakers ours_g_wakers ours_wakers_t0 offcputime"
+CONFIGS="upstream ours ours_g ours_kernel ours_wakers ours_g_wakers ours_wakers_t0 ours_dwarf offcputime"
 declare -A NS
 
 start() {	# config
@@ -28,6 +28,7 @@ start() {	# config
 	ours_wakers) $OURS $rec --off-cpu-wakers & ;;
 	ours_g_wakers) $OURS $rec -g --off-cpu-wakers & ;;
 	ours_wakers_t0) $OURS $rec --off-cpu-wakers --off-cpu-thresh 0 & ;;
+	ours_dwarf) $OURS $rec --call-graph dwarf & ;;
 	offcputime) offcputime > "$OUT/cost.offcputime" 2>&1 & ;;
 	esac
 	PROF=$!
