@@ -4,13 +4,11 @@
 # on its own.  The object dir is kept between patches and runs: only what a
 # patch touches is rebuilt.  Ends with "N passed, N failed".
 # FROM=N: apply the first N-1 patches without building (they built before).
-# VER=7.3: the series on perf 7.3, patches-7.3/ on build/7.3/src's base.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 TOP=$PWD
 B=build/bisect SRC=build/src PATCHES=patches
-[ "${VER:-6.12}" = 6.12 ] || B=build/$VER/bisect SRC=build/$VER/src PATCHES=patches-$VER
-PERF_OPTS=${PERF_OPTS:-BUILD_BPF_SKEL=1 PYTHON=/usr/bin/python3 PYTHON_CONFIG=/usr/bin/python3-config}
+PERF_OPTS=${PERF_OPTS:-BUILD_BPF_SKEL=1 PYTHON=/usr/bin/python3 PYTHON_CONFIG=/usr/bin/python3-config NO_RUST=1}
 # ccache, where installed, with paths taken relative to the project: a
 # bisect in another clone of it hits the same cache
 if [ -x /usr/lib/ccache/gcc ]; then

@@ -8,7 +8,7 @@ make -s -C workloads OUT="$PWD/build/workloads"
 mkdir -p $OUT
 
 set -x
-$PERF record --off-cpu -e dummy -o $OUT/perf.data -- \
+$PERF record --off-cpu -g -e dummy -o $OUT/perf.data -- \
 	build/workloads/offcpu-demo -f $OUT/fsync.tmp
 $PERF report -i $OUT/perf.data --stdio --quiet --no-children \
 	--comms sleeper,piper,locker,syncer -g caller,0.5,callee,function,percent \

@@ -2,7 +2,7 @@
 # Install what the build, the tests and the demo need, from Debian only.
 #   scripts/deps.sh [extra packages...]
 set -euo pipefail
-pkgs="linux-source-6.12 xz-utils git make gcc clang llvm pkg-config flex bison
+pkgs="xz-utils git make gcc clang llvm pkg-config flex bison
 	libelf-dev libdw-dev libdebuginfod-dev zlib1g-dev libzstd-dev liblzma-dev
 	libcap-dev libnuma-dev libslang2-dev libunwind-dev libtraceevent-dev
 	libtracefs-dev libperl-dev python3 python3-dev libssl-dev libbabeltrace-dev

@@ -1,12 +1,10 @@
 #!/bin/bash
-# Write build/src's commits since 'base' to patches/ and rewrite patches/series
-# (VER=7.3: build/7.3/src to patches-7.3/).
+# Write build/src's commits since 'base' to patches/ and rewrite patches/series.
 #   scripts/export.sh          export
 #   scripts/export.sh --check  exit 1 if build/src has anything patches/ lacks
 set -euo pipefail
 cd "$(dirname "$0")/.."
-SRC=${SRC:-build/src} PATCHES=${PATCHES:-patches}
-[ "${VER:-6.12}" = 6.12 ] || SRC=build/$VER/src PATCHES=patches-$VER
+SRC=build/src PATCHES=patches
 
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT

@@ -13,14 +13,14 @@ cd $OUT
 # the sleeper sleeps 3 times as long as the others wait: 3 times as wide
 $PERF record -q --off-cpu -e dummy -o perf.data -- \
 	../workloads/offcpu-demo -f fsync.tmp "${@:--S3}" > workload.txt
-$PERF script report flamegraph -o offcpu.html
+$PERF script report flamegraph -- -o offcpu.html
 $PERF script report stackcollapse > offcpu.folded
 # off-wake: who woke the threads, for the samples output directly (50 ms
 # waits: a 10 ms threshold)
 mkdir -p offwake
-(cd offwake && $PERF record -q --off-cpu --off-cpu-thresh 10 -e dummy -o perf.data -- \
-	../../workloads/offcpu-demo -f ../fsync.tmp > workload.txt &&
- $PERF script report flamegraph --offwake -o ../offwake.html &&
- $PERF script report stackcollapse --offwake > ../offwake.folded)
+(cd offwake && $PERF record -q --off-cpu -g --off-cpu-wakers --off-cpu-thresh 10 -e dummy \
+	-o perf.data -- ../../workloads/offcpu-demo -f ../fsync.tmp > workload.txt &&
+ $PERF script report flamegraph -- --offwake -o ../offwake.html &&
+ $PERF script report stackcollapse -- --offwake > ../offwake.folded)
 echo "flame graph: $PWD/offcpu.html, folded stacks: $PWD/offcpu.folded"
 echo "off-wake flame graph: $PWD/offwake.html, folded stacks: $PWD/offwake.folded"

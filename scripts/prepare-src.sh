@@ -1,24 +1,16 @@
 #!/bin/bash
-# Extract the part of Debian's linux-source-$VER that perf needs into $SRC,
-# commit it as the 'base' tag and apply $PATCHES/series on top with git am.
-# VER=6.12 (default): build/src, patches/; VER=7.3: build/7.3/src, patches-7.3/.
+# Extract the part of Debian's linux-source-7.3 that perf needs into build/src,
+# commit it as the 'base' tag and apply patches/series on top with git am.
 #   scripts/prepare-src.sh          create build/src if it does not exist
 #   scripts/prepare-src.sh refresh  recreate it from patches/ (refuses to drop
 #                                   commits that are not exported)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 TOP=$PWD
-VER=${VER:-6.12}
-if [ "$VER" = 6.12 ]; then
-	SRC=build/src PATCHES=patches
-	TARBALL=/usr/src/linux-source-6.12.tar.xz
-	PKGVER=$(dpkg-query -W -f='${Version}' linux-source-6.12)
-else
-	SRC=build/$VER/src PATCHES=patches-$VER
-	TARBALL=$(scripts/fetch-source.sh "$VER")
-	PKGVER=$(cat "${TARBALL%.tar.xz}.version")
-fi
-export SRC PATCHES
+VER=7.3
+SRC=build/src PATCHES=patches
+TARBALL=$(scripts/fetch-source.sh "$VER")
+PKGVER=$(cat "${TARBALL%.tar.xz}.version")
 
 if [ -d $SRC/.git ]; then
 	[ "${1:-}" = refresh ] || exit 0

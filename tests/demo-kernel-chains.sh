@@ -1,12 +1,12 @@
 #!/bin/bash
-# Each thread of the demo workload has, in its off-CPU callchains, the
-# kernel function it waited in and the user function that blocked, in
+# With -g, each thread of the demo workload has, in its off-CPU callchains,
+# the kernel function it waited in and the user function that blocked, in
 # one chain, and no frame of the profiler itself.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 out=build/check/demo-kernel-chains
 mkdir -p $out
-$PERF record -q --off-cpu -e dummy -o $out/perf.data -- \
+$PERF record -q --off-cpu -g -e dummy -o $out/perf.data -- \
 	"$WORKLOADS/offcpu-demo" -r 5 -f $out/fsync.tmp > /dev/null
 # one line per sample: comm, then the frames, leaf first
 $PERF script -i $out/perf.data -F comm,ip,sym | awk '

@@ -1,17 +1,17 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * libFuzzer harness for off_cpu_raw__parse(), the conversion of the raw data
- * of an offcpu-time sample (from BPF, or from perf.data) into the sample.
- * The input is the raw data, placed as in a sample: 4 bytes into a u64
- * (so the u64 words and sample.callchain are 4-byte aligned only, as in
- * upstream's layout: scripts/fuzz.sh builds with -fno-sanitize=alignment).
- * Whatever it is, the parser must not crash nor read past it, and what it
- * accepts must be readable in full: the callchain, and the cgroup_id word
- * after it.
+ * libFuzzer harness for the readers of the raw data of offcpu-time samples
+ * (tools/perf/util/off_cpu.c): the extension, its info, waker and user
+ * registers and stack items.  The input is the raw data, placed as in a
+ * sample: 4 bytes into a u64 (so its u64 words are 4-byte aligned only, as
+ * in upstream's layout: scripts/fuzz.sh builds with -fno-sanitize=alignment).
+ * Whatever it is, a reader must not crash nor read past it, and what it
+ * accepts must lie within it.
  */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/bitops.h>
 #include <linux/compiler.h>
 #include <linux/perf_event.h>
 #include <linux/types.h>
@@ -20,12 +20,41 @@
 #include "util/off_cpu.h"
 #include "util/sample.h"
 
+/* what off_cpu.c links to and the readers do not use */
+struct thread *machine__findnew_thread(struct machine *machine __maybe_unused,
+				       pid_t pid __maybe_unused, pid_t tid __maybe_unused)
+{
+	abort();
+}
+
+struct thread *thread__get(struct thread *thread __maybe_unused)
+{
+	abort();
+}
+
+static struct regs_dump regs;
+
+struct regs_dump *perf_sample__user_regs(struct perf_sample *sample)
+{
+	sample->user_regs = &regs;
+	return &regs;
+}
+
+static void within(const void *p, size_t len, const uint8_t *raw, size_t size)
+{
+	if ((const uint8_t *)p < raw || (const uint8_t *)p + len > raw + size)
+		abort();
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
+	const struct ip_callchain *chain;
+	struct off_cpu_waker waker;
+	struct off_cpu_info info;
 	struct perf_sample sample;
+	volatile uint64_t sum = 0;
 	uint64_t *buf;
 	uint8_t *raw;
-	volatile uint64_t sum = 0;
 
 	if (size > UINT32_MAX)
 		return 0;
@@ -35,15 +64,19 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	memcpy(raw, data, size);
 
 	memset(&sample, 0, sizeof(sample));
-	/* 0, or OFF_CPU_RAW_UNKNOWN_EXT: the sample is set and used too */
-	if (off_cpu_raw__parse(raw, size, &sample) >= 0) {
-		uint8_t *end = (uint8_t *)&sample.callchain->ips[sample.callchain->nr];
-
-		for (uint64_t i = 0; i < sample.callchain->nr; i++)
-			sum += sample.callchain->ips[i];
-		/* the callchain, then cgroup_id, lie within the input */
-		if ((uint8_t *)sample.callchain < raw || end + sizeof(uint64_t) > raw + size)
-			abort();
+	sample.raw_data = raw;
+	sample.raw_size = size;
+	if (off_cpu__sample_info(&sample, &info) == 0)
+		sum += info.wait_site + info.runq;
+	if (off_cpu__sample_waker(&sample, &waker, &chain) == 0) {
+		within(chain, sizeof(u64) * (1 + chain->nr), raw, size);
+		for (uint64_t i = 0; i < chain->nr; i++)
+			sum += chain->ips[i];
+	}
+	if (off_cpu__sample_user_stack(&sample) == 0) {
+		within(sample.user_regs->regs, sizeof(u64) * hweight64(sample.user_regs->mask),
+		       raw, size);
+		within(sample.user_stack.data, sample.user_stack.size, raw, size);
 	}
 	free(buf);
 	return 0;

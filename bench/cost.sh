@@ -1,18 +1,19 @@
 #!/bin/bash
 # BPF run time per context switch, side by side: perf 7.3's --off-cpu, the
-# 7.3 series in each of its modes, libbpf-tools' offcputime.  Each profiler
+# series in each of its modes, libbpf-tools' offcputime.  Each profiler
 # records system wide while 'perf bench sched pipe' runs pinned to one CPU;
 # the run time of all the BPF programs that ran, over the runs of the one
 # that ran most (sched_switch).  Configurations are interleaved in each
-# round; medians, and the ratio to perf 7.3, in build/bench/cost-7.3.md.
-#   bench/cost-7.3.sh [rounds]
+# round; medians, and the ratio to perf 7.3, in $RESULTS (build/bench/cost.md).
+#   bench/cost.sh [rounds]
 set -uo pipefail
 cd "$(dirname "$0")/.."
 ROUNDS=${1:-5}
-OURS=$PWD/build/7.3/bin/perf
+OURS=$PWD/build/bin/perf
 UP=$PWD/build/upstream/bin/perf
 LOOPS=${LOOPS:-50000}
 OUT=$PWD/build/bench
+RESULTS=${RESULTS:-$OUT/cost.md}
 mkdir -p "$OUT"
 
 CONFIGS="upstream ours ours_g ours_kernel ours_wakers ours_g_wakers ours_wakers_t0 ours_dwarf offcputime"
@@ -68,4 +69,4 @@ up=$(echo ${NS[upstream]} | median)
 		m=$(echo ${NS[$c]} | median)
 		echo "| $c | $m | $(awk -v m=$m -v u=$up 'BEGIN { printf "%.2fx", m / u }') | ${NS[$c]}|"
 	done
-} | tee "$OUT/cost-7.3.md"
+} | tee "$RESULTS"

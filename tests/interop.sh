@@ -6,8 +6,8 @@
 # the end (a time of ~0ull << 32 and on) picks exactly those ours flags as
 # written at the end.
 set -uo pipefail
-cd "$(dirname "$0")/../.."
-OURS=${PERF:-$PWD/build/7.3/bin/perf}
+cd "$(dirname "$0")/.."
+OURS=${PERF:-$PWD/build/bin/perf}
 UP=${UPSTREAM:-$PWD/build/upstream/bin/perf}
 THRESH_MS=1
 dir=$(mktemp -d)
