@@ -16,7 +16,7 @@ OUT=$PWD/build/bench
 RESULTS=${RESULTS:-$OUT/cost.md}
 mkdir -p "$OUT"
 
-CONFIGS="upstream ours ours_g ours_kernel ours_wakers ours_g_wakers ours_wakers_t0 ours_dwarf offcputime"
+CONFIGS=${CONFIGS:-"upstream ours ours_g ours_kernel ours_wakers ours_g_wakers ours_wakers_t0 ours_dwarf offcputime"}
 declare -A NS
 
 start() {	# config
