@@ -16,7 +16,7 @@ OUT=$PWD/build/bench
 RESULTS=${RESULTS:-$OUT/cost.md}
 mkdir -p "$OUT"
 
-CONFIGS=${CONFIGS:-"upstream ours ours_g ours_kernel ours_wakers ours_g_wakers ours_wakers_t0 ours_dwarf ours_sample ours_g_sample offcputime"}
+CONFIGS=${CONFIGS:-"upstream ours ours_g ours_user ours_kernel ours_wakers ours_g_wakers ours_wakers_t0 ours_dwarf ours_sample ours_g_sample offcputime"}
 declare -A NS
 
 start() {	# config
@@ -25,6 +25,7 @@ start() {	# config
 	upstream) $UP $rec & ;;
 	ours) $OURS $rec & ;;
 	ours_g) $OURS $rec -g & ;;
+	ours_user) $OURS $rec -g --user-callchains & ;;
 	ours_kernel) $OURS $rec -g --kernel-callchains & ;;
 	ours_wakers) $OURS $rec --off-cpu-wakers & ;;
 	ours_g_wakers) $OURS $rec -g --off-cpu-wakers & ;;
