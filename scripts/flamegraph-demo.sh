@@ -1,7 +1,9 @@
 #!/bin/bash
 # Off-CPU flame graph of workloads/offcpu-demo: build/demo/offcpu.html, and
 # the folded stacks (build/demo/offcpu.folded) for other flame graph tools;
-# its off-wake flame graph: build/demo/offwake.html, build/demo/offwake.folded.
+# its off-wake flame graph: build/demo/offwake.html, build/demo/offwake.folded;
+# the wall-clock flame graph of perf test -w offcpu_wallclock:
+# build/demo/wallclock.html.
 #   scripts/flamegraph-demo.sh [workload options]
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -22,5 +24,11 @@ mkdir -p offwake
 	-o perf.data -- ../../workloads/offcpu-demo -f ../fsync.tmp > workload.txt &&
  $PERF script report flamegraph -- --offwake -o ../offwake.html &&
  $PERF script report stackcollapse -- --offwake > ../offwake.folded)
+# wall-clock: on CPU (cpu-clock), off CPU and preempted, per thread
+mkdir -p wallclock
+(cd wallclock && $PERF record -q -e cpu-clock -c 100000 --off-cpu --off-cpu-runnable -g \
+	-o perf.data -- $PERF test -w offcpu_wallclock > workload.txt &&
+ $PERF script report flamegraph -- --wallclock -o ../wallclock.html)
 echo "flame graph: $PWD/offcpu.html, folded stacks: $PWD/offcpu.folded"
 echo "off-wake flame graph: $PWD/offwake.html, folded stacks: $PWD/offwake.folded"
+echo "wall-clock flame graph: $PWD/wallclock.html"

@@ -1,7 +1,8 @@
 #!/bin/bash
 # The off-CPU flame graph of the demo, in headless Chromium: drawn offline,
 # with each thread's blocking function as wide as its time off CPU in it;
-# the off-wake one with each thread's waker above it.
+# the off-wake one with each thread's waker above it; the wall-clock one
+# with each thread's time on and off CPU.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/deps.sh chromium
@@ -12,3 +13,5 @@ cp tests/browser/package.json tests/browser/package-lock.json tests/browser/*.mj
 scripts/flamegraph-demo.sh -S3
 node $B/flamegraph.mjs "$PWD/build/demo/offcpu.html" build/demo/workload.txt build/flamegraph.png
 node $B/offwake.mjs "$PWD/build/demo/offwake.html" build/offwake.png
+node $B/wallclock.mjs "$PWD/build/demo/wallclock.html" build/demo/wallclock/workload.txt \
+	build/wallclock.png
