@@ -16,7 +16,7 @@ OUT=$PWD/build/bench
 RESULTS=${RESULTS:-$OUT/cost.md}
 mkdir -p "$OUT"
 
-CONFIGS=${CONFIGS:-"upstream ours ours_g ours_user ours_kernel ours_wakers ours_g_wakers ours_wakers_t0 ours_dwarf ours_sample ours_g_sample offcputime"}
+CONFIGS=${CONFIGS:-"upstream ours ours_g ours_user ours_kernel ours_wakers ours_g_wakers ours_t0 ours_wakers_t0 ours_dwarf ours_dwarf_wakers ours_dwarf_t0 ours_dwarf_wakers_t0 ours_sample ours_g_sample offcputime"}
 declare -A NS
 
 start() {	# config
@@ -29,8 +29,12 @@ start() {	# config
 	ours_kernel) $OURS $rec -g --kernel-callchains & ;;
 	ours_wakers) $OURS $rec --off-cpu-wakers & ;;
 	ours_g_wakers) $OURS $rec -g --off-cpu-wakers & ;;
+	ours_t0) $OURS $rec --off-cpu-thresh 0 & ;;
 	ours_wakers_t0) $OURS $rec --off-cpu-wakers --off-cpu-thresh 0 & ;;
 	ours_dwarf) $OURS $rec --call-graph dwarf & ;;
+	ours_dwarf_wakers) $OURS $rec --call-graph dwarf --off-cpu-wakers & ;;
+	ours_dwarf_t0) $OURS $rec --call-graph dwarf --off-cpu-thresh 0 & ;;
+	ours_dwarf_wakers_t0) $OURS $rec --call-graph dwarf --off-cpu-wakers --off-cpu-thresh 0 & ;;
 	ours_sample) $OURS $rec --off-cpu-sample 1000 & ;;
 	ours_g_sample) $OURS $rec -g --off-cpu-sample 1000 & ;;
 	offcputime) offcputime > "$OUT/cost.offcputime" 2>&1 & ;;
