@@ -3,7 +3,8 @@
 # the folded stacks (build/demo/offcpu.folded) for other flame graph tools;
 # its off-wake flame graph: build/demo/offwake.html, build/demo/offwake.folded;
 # the wall-clock flame graph of perf test -w offcpu_wallclock:
-# build/demo/wallclock.html.
+# build/demo/wallclock.html; the chain graph of perf test -w offcpu_chain:
+# build/demo/chains.html.
 #   scripts/flamegraph-demo.sh [workload options]
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -29,6 +30,12 @@ mkdir -p wallclock
 (cd wallclock && $PERF record -q -e cpu-clock -c 100000 --off-cpu --off-cpu-runnable -g \
 	-o perf.data -- $PERF test -w offcpu_wallclock > workload.txt &&
  $PERF script report flamegraph -- --wallclock -o ../wallclock.html)
+# wait chains: a reader waits for a writer, that waits for a sleeper
+mkdir -p chains
+(cd chains && $PERF script record offcpu-chain -q -o perf.data -- \
+	$PERF test -w offcpu_chain 3 100 > workload.txt &&
+ $PERF script report offcpu-chain -i perf.data -- --flamegraph ../chains.html)
 echo "flame graph: $PWD/offcpu.html, folded stacks: $PWD/offcpu.folded"
 echo "off-wake flame graph: $PWD/offwake.html, folded stacks: $PWD/offwake.folded"
 echo "wall-clock flame graph: $PWD/wallclock.html"
+echo "chain graph: $PWD/chains.html"

@@ -2,7 +2,8 @@
 # The off-CPU flame graph of the demo, in headless Chromium: drawn offline,
 # with each thread's blocking function as wide as its time off CPU in it;
 # the off-wake one with each thread's waker above it; the wall-clock one
-# with each thread's time on and off CPU.
+# with each thread's time on and off CPU; the chain graph with the reader's
+# wait ending at the sleeper's timer.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/deps.sh chromium
@@ -15,3 +16,4 @@ node $B/flamegraph.mjs "$PWD/build/demo/offcpu.html" build/demo/workload.txt bui
 node $B/offwake.mjs "$PWD/build/demo/offwake.html" build/offwake.png
 node $B/wallclock.mjs "$PWD/build/demo/wallclock.html" build/demo/wallclock/workload.txt \
 	build/wallclock.png
+node $B/chains.mjs "$PWD/build/demo/chains.html" build/chains.png

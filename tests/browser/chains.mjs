@@ -1,0 +1,62 @@
+// Open the chain graph of perf test -w offcpu_chain (perf script report
+// offcpu-chain -- --flamegraph) in headless Chromium and check what a
+// person sees: above the reader's wait, the writer, then the sleeper, then
+// the sleeper's timer interrupt, that end takes nearly all of its width.
+//   node chains.mjs chains.html screenshot.png
+import { chromium } from 'playwright-core';
+
+const [html, png] = process.argv.slice(2);
+
+const browser = await chromium.launch({
+	executablePath: '/usr/bin/chromium',
+	args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+	       '--disable-background-networking', '--disable-component-update',
+	       '--disable-sync'],
+});
+let failed = 0;
+const check = (what, ok) => {
+	console.log(`${what} ${ok ? 'ok' : 'FAIL'}`);
+	if (!ok)
+		failed++;
+};
+try {
+	const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+	await page.goto('file://' + html);
+	await page.waitForSelector('svg g.frame rect');
+	await page.waitForTimeout(1500);	// let the transitions end
+
+	// the frames drawn in the column of the reader's frame: names, widths
+	const column = await page.evaluate(() => {
+		const box = (g) => g.querySelector('rect').getBoundingClientRect();
+		const frames = [...document.querySelectorAll('g.frame')];
+		const root = frames.find((g) => g.getAttribute('name').startsWith('reader/'));
+		if (!root)
+			return null;
+		const b = box(root);
+		const out = { width: b.width, names: [], ends: 0 };
+		for (const h of frames) {
+			const c = box(h);
+			if (c.bottom > b.top + 1 || c.left < b.left - 1 || c.right > b.right + 1)
+				continue;
+			const name = h.getAttribute('name');
+			out.names.push(name);
+			if (/<- \[(hard|soft)irq\]/.test(name))
+				out.ends += c.width;
+		}
+		return out;
+	});
+	check('the reader drawn', column);
+	if (column) {
+		const has = (prefix) => column.names.some((n) => n.startsWith(prefix));
+		check('the writer above the reader', has('writer/'));
+		check('the sleeper above the reader', has('sleeper/'));
+		const share = column.ends / column.width;
+		console.log(`the timer interrupt ends ${(share * 100).toFixed(1)}% of the reader's width`);
+		check('the timer interrupt ends nearly all of it', share >= 0.95);
+	}
+	await page.screenshot({ path: png, fullPage: true });
+	console.log(`screenshot: ${png}`);
+} finally {
+	await browser.close();
+}
+process.exit(failed ? 1 : 0);
