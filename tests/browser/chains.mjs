@@ -3,28 +3,11 @@
 // person sees: above the reader's wait, the writer, then the sleeper, then
 // the sleeper's timer interrupt, that end takes nearly all of its width.
 //   node chains.mjs chains.html screenshot.png
-import { chromium } from 'playwright-core';
+import { checkFlameGraph } from './page.mjs';
 
 const [html, png] = process.argv.slice(2);
 
-const browser = await chromium.launch({
-	executablePath: '/usr/bin/chromium',
-	args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-	       '--disable-background-networking', '--disable-component-update',
-	       '--disable-sync'],
-});
-let failed = 0;
-const check = (what, ok) => {
-	console.log(`${what} ${ok ? 'ok' : 'FAIL'}`);
-	if (!ok)
-		failed++;
-};
-try {
-	const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
-	await page.goto('file://' + html);
-	await page.waitForSelector('svg g.frame rect');
-	await page.waitForTimeout(1500);	// let the transitions end
-
+await checkFlameGraph(html, png, async (page, check) => {
 	// the frames drawn in the column of the reader's frame: names, widths
 	const column = await page.evaluate(() => {
 		const box = (g) => g.querySelector('rect').getBoundingClientRect();
@@ -54,9 +37,4 @@ try {
 		console.log(`the timer interrupt ends ${(share * 100).toFixed(1)}% of the reader's width`);
 		check('the timer interrupt ends nearly all of it', share >= 0.95);
 	}
-	await page.screenshot({ path: png, fullPage: true });
-	console.log(`screenshot: ${png}`);
-} finally {
-	await browser.close();
-}
-process.exit(failed ? 1 : 0);
+}, { fullPage: true });

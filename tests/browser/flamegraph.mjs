@@ -3,7 +3,7 @@
 // and its width is proportional to the time the thread says it spent off
 // CPU in it.
 //   node flamegraph.mjs offcpu.html workload.txt screenshot.png
-import { chromium } from 'playwright-core';
+import { checkFlameGraph } from './page.mjs';
 import fs from 'node:fs';
 
 const [html, workload, png] = process.argv.slice(2);
@@ -24,21 +24,14 @@ const funcs = {
 	syncer: 'wait_in_fsync',
 };
 
-const browser = await chromium.launch({
-	executablePath: '/usr/bin/chromium',
-	args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-	       '--disable-background-networking', '--disable-component-update',
-	       '--disable-sync'],
+// the page must not fetch anything from the network
+const requests = [];
+const before = (page) => page.on('request', (r) => {
+	if (!r.url().startsWith('file:'))
+		requests.push(r.url());
 });
-let failed = 0;
-try {
-	const page = await browser.newPage({ viewport: { width: 1400, height: 700 } });
-	const requests = [];
-	page.on('request', (r) => { if (!r.url().startsWith('file:')) requests.push(r.url()); });
-	await page.goto('file://' + html);
-	await page.waitForSelector('svg g.frame rect');
-	await page.waitForTimeout(1500);	// let the transitions end
 
+await checkFlameGraph(html, png, async (page, check) => {
 	const width = (name) => page.$$eval(`g.frame[name="${name}"] > rect`,
 		(rects) => rects.reduce((sum, r) => sum + Number(r.getAttribute('width')), 0));
 
@@ -47,29 +40,15 @@ try {
 		w[comm] = await width(func);
 		console.log(`${comm}: ${func} ${w[comm].toFixed(1)} px, ` +
 			    `off CPU ${(offcpu[comm] / 1e6).toFixed(1)} ms in it`);
-		if (!(w[comm] > 0)) {
-			console.log(`FAIL: no ${func} frame`);
-			failed++;
-		}
+		check(`${func} frame drawn`, w[comm] > 0);
 	}
 	// syncer is left out: its open() runs in glibc without frame pointers,
 	// so part of its time is under an unwound stack, not wait_in_fsync
 	for (const comm of ['piper', 'locker']) {
 		const want = offcpu.sleeper / offcpu[comm];
 		const got = w.sleeper / w[comm];
-		const ok = Math.abs(got / want - 1) <= 0.03;
-		console.log(`sleeper/${comm}: width ratio ${got.toFixed(3)}, ` +
-			    `off-CPU time ratio ${want.toFixed(3)} ${ok ? 'ok' : 'FAIL'}`);
-		if (!ok)
-			failed++;
+		check(`sleeper/${comm}: width ratio ${got.toFixed(3)}, ` +
+		      `off-CPU time ratio ${want.toFixed(3)}`, Math.abs(got / want - 1) <= 0.03);
 	}
-	if (requests.length) {
-		console.log(`FAIL: the page fetched ${requests.join(' ')}`);
-		failed++;
-	}
-	await page.screenshot({ path: png });
-	console.log(`screenshot: ${png}`);
-} finally {
-	await browser.close();
-}
-process.exit(failed ? 1 : 0);
+	check(`nothing fetched from the network (${requests.join(' ')})`, !requests.length);
+}, { height: 700, before });

@@ -3,23 +3,11 @@
 // the waker's frames: the pipe writer's anon_pipe_write, the mutex
 // unlocker's futex_wake, the sleeper's timer interrupt.
 //   node offwake.mjs offwake.html screenshot.png
-import { chromium } from 'playwright-core';
+import { checkFlameGraph } from './page.mjs';
 
 const [html, png] = process.argv.slice(2);
 
-const browser = await chromium.launch({
-	executablePath: '/usr/bin/chromium',
-	args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-	       '--disable-background-networking', '--disable-component-update',
-	       '--disable-sync'],
-});
-let failed = 0;
-try {
-	const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
-	await page.goto('file://' + html);
-	await page.waitForSelector('svg g.frame rect');
-	await page.waitForTimeout(1500);	// let the transitions end
-
+await checkFlameGraph(html, png, async (page, check) => {
 	// the names of the frames drawn above a frame named 'name' (the graph
 	// grows upwards: a frame's children are above it, within its width)
 	const above = (name) => page.evaluate((name) => {
@@ -50,14 +38,7 @@ try {
 		for (const n of names) {
 			// a task waker's frame is its comm and tid: 'offcpu-demo (1234)'
 			const ok = got.some((g) => g === n || g.startsWith(n + ' ('));
-			console.log(`${func}: ${n} above it ${ok ? 'ok' : 'FAIL'}`);
-			if (!ok)
-				failed++;
+			check(`${func}: ${n} above it`, ok);
 		}
 	}
-	await page.screenshot({ path: png });
-	console.log(`screenshot: ${png}`);
-} finally {
-	await browser.close();
-}
-process.exit(failed ? 1 : 0);
+});

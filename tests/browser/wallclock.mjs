@@ -5,7 +5,7 @@
 // preempted), and each thread as wide as its wall-clock time, relative
 // to the other.
 //   node wallclock.mjs wallclock.html workload.txt screenshot.png
-import { chromium } from 'playwright-core';
+import { checkFlameGraph } from './page.mjs';
 import { readFileSync } from 'fs';
 
 const [html, workload, png] = process.argv.slice(2);
@@ -16,24 +16,7 @@ for (const line of readFileSync(workload, 'utf8').trim().split('\n')) {
 	wall[name] = Number(ns);
 }
 
-const browser = await chromium.launch({
-	executablePath: '/usr/bin/chromium',
-	args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-	       '--disable-background-networking', '--disable-component-update',
-	       '--disable-sync'],
-});
-let failed = 0;
-const check = (what, ok) => {
-	console.log(`${what} ${ok ? 'ok' : 'FAIL'}`);
-	if (!ok)
-		failed++;
-};
-try {
-	const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
-	await page.goto('file://' + html);
-	await page.waitForSelector('svg g.frame rect');
-	await page.waitForTimeout(1500);	// let the transitions end
-
+await checkFlameGraph(html, png, async (page, check) => {
 	// the width of the frame of a thread, and of the frames right above it
 	const widths = (thread) => page.evaluate((thread) => {
 		const box = (g) => g.querySelector('rect').getBoundingClientRect();
@@ -68,9 +51,4 @@ try {
 		console.log(`spinner/burster width ${ratio.toFixed(3)}, wall-clock ${want.toFixed(3)}`);
 		check('threads as wide as their wall-clock time', Math.abs(ratio / want - 1) <= 0.05);
 	}
-	await page.screenshot({ path: png });
-	console.log(`screenshot: ${png}`);
-} finally {
-	await browser.close();
-}
-process.exit(failed ? 1 : 0);
+});
