@@ -16,7 +16,7 @@ OUT=$PWD/build/bench
 RESULTS=${RESULTS:-$OUT/cost.md}
 mkdir -p "$OUT"
 
-CONFIGS=${CONFIGS:-"upstream ours ours_g ours_user ours_kernel ours_wakers ours_g_wakers ours_t0 ours_wakers_t0 ours_dwarf ours_dwarf_wakers ours_dwarf_t0 ours_dwarf_wakers_t0 ours_sample ours_g_sample offcputime"}
+CONFIGS=${CONFIGS:-"upstream ours ours_g ours_user ours_kernel ours_wakers ours_g_wakers ours_t0 ours_wakers_t0 ours_dwarf ours_dwarf_wakers ours_dwarf_t0 ours_dwarf_wakers_t0 ours_sample ours_g_sample ours_runnable ours_oncpu ours_wallclock offcputime"}
 declare -A NS
 
 start() {	# config
@@ -37,6 +37,9 @@ start() {	# config
 	ours_dwarf_wakers_t0) $OURS $rec --call-graph dwarf --off-cpu-wakers --off-cpu-thresh 0 & ;;
 	ours_sample) $OURS $rec --off-cpu-sample 1000 & ;;
 	ours_g_sample) $OURS $rec -g --off-cpu-sample 1000 & ;;
+	ours_runnable) $OURS $rec --off-cpu-runnable & ;;
+	ours_oncpu) $OURS $rec --off-cpu-oncpu & ;;
+	ours_wallclock) $OURS $rec -g --off-cpu-runnable --off-cpu-oncpu & ;;
 	offcputime) offcputime > "$OUT/cost.offcputime" 2>&1 & ;;
 	esac
 	PROF=$!
