@@ -4,7 +4,9 @@
 #   make demo     off-CPU profile of workloads/offcpu-demo
 #   make flamegraph  its off-CPU flame graph: build/demo/offcpu.html
 #   make check    build, then run the tests; ends with "N passed, N failed"
-#   make export   write build/src's commits since 'base' to patches/
+#   make export   write build/src's postings (branches NN-topic) to patches/
+#   make postings write them as mailed, with the ids of the postings they need:
+#                 build/postings/NN-topic/
 #   make refresh  recreate build/src from patches/ (refuses to drop unexported work)
 #   make upstream build the unpatched perf 7.3 into build/upstream/bin/perf
 #   make bisect   build the series patch by patch on a scratch copy
@@ -30,7 +32,7 @@ define build-perf
 		{ grep -E -B2 -A8 'error|Error' $(2).log | head -60; echo "build failed, see $(2).log"; exit 1; }
 endef
 
-.PHONY: all deps src perf flamegraph-template flamegraph bench fuzz refresh export \
+.PHONY: all deps src perf flamegraph-template flamegraph bench fuzz refresh export postings \
 	upstream bisect check demo install clean
 
 all: perf flamegraph-template
@@ -52,6 +54,9 @@ refresh: deps
 
 export:
 	@scripts/export.sh
+
+postings: src
+	@scripts/export.sh --postings build/postings
 
 # the unpatched perf of the base, to compare with and exchange files with
 upstream: src

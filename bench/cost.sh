@@ -16,7 +16,7 @@ OUT=$PWD/build/bench
 RESULTS=${RESULTS:-$OUT/cost.md}
 mkdir -p "$OUT"
 
-CONFIGS=${CONFIGS:-"upstream ours ours_g ours_user ours_kernel ours_wakers ours_g_wakers ours_t0 ours_wakers_t0 ours_dwarf ours_dwarf_wakers ours_dwarf_t0 ours_dwarf_wakers_t0 ours_sample ours_g_sample ours_runnable ours_oncpu ours_wallclock offcputime"}
+CONFIGS=${CONFIGS:-"upstream ours ours_g ours_user ours_kernel ours_wakers ours_g_wakers ours_t0 ours_wakers_t0 ours_dwarf ours_dwarf_wakers ours_dwarf_t0 ours_dwarf_wakers_t0 ours_sample ours_g_sample ours_runnable ours_wallclock offcputime"}
 declare -A NS
 
 start() {	# config
@@ -38,8 +38,7 @@ start() {	# config
 	ours_sample) $OURS $rec --off-cpu-sample 1000 & ;;
 	ours_g_sample) $OURS $rec -g --off-cpu-sample 1000 & ;;
 	ours_runnable) $OURS $rec --off-cpu-runnable & ;;
-	ours_oncpu) $OURS $rec --off-cpu-oncpu & ;;
-	ours_wallclock) $OURS $rec -g --off-cpu-runnable --off-cpu-oncpu & ;;
+	ours_wallclock) $OURS $rec -g --off-cpu-runnable & ;;
 	offcputime) offcputime > "$OUT/cost.offcputime" 2>&1 & ;;
 	esac
 	PROF=$!

@@ -27,7 +27,7 @@ mkdir -p offwake
  $PERF script report stackcollapse -- --offwake > ../offwake.folded)
 # wall-clock: on CPU (cpu-clock), off CPU and preempted, per thread
 mkdir -p wallclock
-(cd wallclock && $PERF record -q -e cpu-clock -c 100000 --off-cpu --off-cpu-runnable --off-cpu-oncpu -g \
+(cd wallclock && $PERF record -q -e cpu-clock -c 100000 --off-cpu --off-cpu-runnable -g \
 	-o perf.data -- $PERF test -w offcpu_wallclock > workload.txt &&
  $PERF script report flamegraph -- --wallclock -o ../wallclock.html)
 # wait chains: a reader waits for a writer, that waits for a sleeper

@@ -45,13 +45,42 @@ git add -A
 GIT_AUTHOR_DATE="2000-01-01T00:00:00Z" GIT_COMMITTER_DATE="2000-01-01T00:00:00Z" \
 	git commit -q -m "Linux $PKGVER (tools/perf subset of Debian linux-source-$VER)"
 git tag base
+# a rebase moves the posting branches along with the commits
+git config rebase.updateRefs true
+
+# end the posting in directory $1 here: a branch of its name, whose
+# description is its cover letter (subject, then body, before the shortlog)
+end_posting() {
+	local cover="$TOP/$PATCHES/$1/0000-cover-letter.patch"
+	git branch -f "$1" HEAD
+	[ -f "$cover" ] || return 0
+	grep -q '^Subject: \[RFC PATCH' "$cover" && git config "branch.$1.rfc" true
+	awk '
+		!body && /^Subject: / { sub(/^Subject: \[[^]]*\] */, ""); subj = $0; insubj = 1; next }
+		!body && insubj && /^ / { subj = subj $0; next }
+		!body && /^$/ { body = 1; print subj; print ""; next }
+		!body { insubj = 0; next }
+		/^[^ ].* \([0-9]+\):$/ { exit }
+		{ lines[n++] = $0 }
+		END { while (n > 0 && lines[n - 1] == "") n--; for (i = 0; i < n; i++) print lines[i] }
+	' "$cover" > ../description
+	git config "branch.$1.description" "$(cat ../description)"
+	rm -f ../description
+}
+
+posting=
 while read -r p; do
 	case "$p" in ''|'#'*) continue;; esac
+	dir=${p%%/*}
+	[ -n "$posting" ] && [ "$dir" != "$posting" ] && end_posting "$posting"
+	posting=$dir
 	git am -q --keep-cr "$TOP/$PATCHES/$p" || {
 		echo "patch $p does not apply; fix it in $tmp (git am --continue) or in $PATCHES/" >&2
 		exit 1
 	}
 done < "$TOP/$PATCHES/series"
+[ -n "$posting" ] && end_posting "$posting"
+git checkout -q -B master
 cd "$TOP"
 mkdir -p "$(dirname $SRC)"
 mv $tmp $SRC
