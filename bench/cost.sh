@@ -27,18 +27,18 @@ start() {	# config
 	ours_g) $OURS $rec -g & ;;
 	ours_user) $OURS $rec -g --user-callchains & ;;
 	ours_kernel) $OURS $rec -g --kernel-callchains & ;;
-	ours_wakers) $OURS $rec --off-cpu-wakers & ;;
-	ours_g_wakers) $OURS $rec -g --off-cpu-wakers & ;;
+	ours_wakers) $OURS $rec --off-cpu=wakers & ;;
+	ours_g_wakers) $OURS $rec -g --off-cpu=wakers & ;;
 	ours_t0) $OURS $rec --off-cpu-thresh 0 & ;;
-	ours_wakers_t0) $OURS $rec --off-cpu-wakers --off-cpu-thresh 0 & ;;
+	ours_wakers_t0) $OURS $rec --off-cpu=wakers --off-cpu-thresh 0 & ;;
 	ours_dwarf) $OURS $rec --call-graph dwarf & ;;
-	ours_dwarf_wakers) $OURS $rec --call-graph dwarf --off-cpu-wakers & ;;
+	ours_dwarf_wakers) $OURS $rec --call-graph dwarf --off-cpu=wakers & ;;
 	ours_dwarf_t0) $OURS $rec --call-graph dwarf --off-cpu-thresh 0 & ;;
-	ours_dwarf_wakers_t0) $OURS $rec --call-graph dwarf --off-cpu-wakers --off-cpu-thresh 0 & ;;
-	ours_sample) $OURS $rec --off-cpu-sample 1000 & ;;
-	ours_g_sample) $OURS $rec -g --off-cpu-sample 1000 & ;;
-	ours_runnable) $OURS $rec --off-cpu-runnable & ;;
-	ours_wallclock) $OURS $rec -g --off-cpu-runnable & ;;
+	ours_dwarf_wakers_t0) $OURS $rec --call-graph dwarf --off-cpu=wakers --off-cpu-thresh 0 & ;;
+	ours_sample) $OURS $rec --off-cpu=stack-rate=1000 & ;;
+	ours_g_sample) $OURS $rec -g --off-cpu=stack-rate=1000 & ;;
+	ours_runnable) $OURS $rec --off-cpu=runnable & ;;
+	ours_wallclock) $OURS $rec -g --off-cpu=runnable & ;;
 	offcputime) offcputime > "$OUT/cost.offcputime" 2>&1 & ;;
 	esac
 	PROF=$!

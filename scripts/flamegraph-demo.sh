@@ -21,13 +21,13 @@ $PERF script report stackcollapse > offcpu.folded
 # off-wake: who woke the threads, for the samples output directly (50 ms
 # waits: a 10 ms threshold)
 mkdir -p offwake
-(cd offwake && $PERF record -q --off-cpu -g --off-cpu-wakers --off-cpu-thresh 10 -e dummy \
+(cd offwake && $PERF record -q --off-cpu -g --off-cpu=wakers --off-cpu-thresh 10 -e dummy \
 	-o perf.data -- ../../workloads/offcpu-demo -f ../fsync.tmp > workload.txt &&
  $PERF script report flamegraph -- --offwake -o ../offwake.html &&
  $PERF script report stackcollapse -- --offwake > ../offwake.folded)
 # wall-clock: on CPU (cpu-clock), off CPU and preempted, per thread
 mkdir -p wallclock
-(cd wallclock && $PERF record -q -e cpu-clock -c 100000 --off-cpu --off-cpu-runnable -g \
+(cd wallclock && $PERF record -q -e cpu-clock -c 100000 --off-cpu=runnable -g \
 	-o perf.data -- $PERF test -w offcpu_wallclock > workload.txt &&
  $PERF script report flamegraph -- --wallclock -o ../wallclock.html)
 # wait chains: a reader waits for a writer, that waits for a sleeper

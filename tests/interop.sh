@@ -56,7 +56,7 @@ compare() {	# what upstream-lines our-lines
 workload="$OURS bench sched messaging -t -g 1 -l 20 > /dev/null; sleep 0.2"
 for rec in upstream ours; do
 	# ours with what it adds to the raw data: kernel stacks, the waker item
-	[ $rec = upstream ] && p=$UP opts= || p=$OURS opts="-g --off-cpu-wakers"
+	[ $rec = upstream ] && p=$UP opts= || p=$OURS opts="-g --off-cpu=wakers"
 	# perf 7.3 enables its BPF program after the workload started: a
 	# recording can miss most of it on a busy machine (fixed in the
 	# series), so it gets three tries to record enough samples

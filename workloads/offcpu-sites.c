@@ -3,7 +3,7 @@
  * offcpu-sites: a thread ("waiter") that waits, in turn, at two sites, each
  * for its own answering thread that spins before it answers: ~200 us in
  * wait_at_a(), ~600 us in wait_at_b().  Many short waits, a high rate of
- * context switches: for --off-cpu-sample, whose estimated shares of the
+ * context switches: for --off-cpu=stack-rate, whose estimated shares of the
  * two sites should match exact mode's.
  *
  *   offcpu-sites [-s seconds]
