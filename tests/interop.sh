@@ -95,4 +95,29 @@ if [ -s "$dir/ours.data" ]; then
 				  bad || none || !n ? "FAIL" : "ok  ", n, NR, bad, none
 			   exit bad || none || !n }' || fail=1
 fi
+# the header says the file has the extension, and what it recorded
+if [ -s "$dir/ours.data" ]; then
+	h=$("$OURS" report -i "$dir/ours.data" --header-only 2> /dev/null | grep '^# off-cpu:')
+	case "$h" in
+	*"items: info,waker"*wakers*) echo "ok    the header of our file says: ${h#\# }";;
+	*) echo "FAIL  no off-cpu feature in the header of our file: '$h'"; fail=1;;
+	esac
+fi
+
+# system wide, the samples of tasks that exit are output as they exit, with
+# their time: upstream calls them direct, and calls aggregated exactly the
+# samples ours flags aggregated
+if "$OURS" record -q --off-cpu -a --off-cpu-thresh $THRESH_MS -e dummy -o "$dir/a.data" \
+     -- sh -c "$workload" 2> "$dir/a.err"; then
+	paste -d ' ' <("$UP" script -i "$dir/a.data" -F tid,time,period 2> /dev/null) \
+		     <("$OURS" script -i "$dir/a.data" -F tid,time,period,offcpu 2> /dev/null) |
+		awk '{ if ($1 != $4 || $3 != $6) { mismatch++; next }
+		       up_end = $2 + 0 >= 18446744069.4; agg = $8 == "aggregated"
+		       if (up_end != agg) bad++; n_agg += agg; n_exited += $8 == "exited" }
+		     END { printf "%s  -a: upstream calls aggregated %d samples, ours %d, %d differ (%d exited, %d not the same sample)\n",
+				  bad || mismatch || !n_agg || !n_exited ? "FAIL" : "ok  ", n_agg - bad, n_agg, bad, n_exited, mismatch
+			   exit bad || mismatch || !n_agg || !n_exited }' || fail=1
+else
+	echo "FAIL  perf record -a"; cat "$dir/a.err"; fail=1
+fi
 exit $fail
