@@ -20,7 +20,7 @@ clang -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize=alignment \
 	-fno-sanitize-recover=all \
 	-D_GNU_SOURCE -I$S/perf -I$S/perf/util -I$S/include -I$S/include/uapi -I$S/lib/perf/include \
 	-I$S/arch/x86/include -o $OUT/off_cpu_raw_fuzz \
-	tests/fuzz/off_cpu_raw_fuzz.c $S/perf/util/off_cpu.c $S/lib/hweight.c
+	tests/fuzz/off_cpu_raw_fuzz.c $S/perf/util/off_cpu.c $S/lib/hweight.c $S/lib/string.c $S/lib/ctype.c
 # seeds: valid raw data as in samples (see bpf_skel/off_cpu_data.h): pid,
 # tid, period, nr, ips[nr], cgroup_id, then the extension (magic, version,
 # size, items) or not (upstream's layout), then the 4 bytes of padding the

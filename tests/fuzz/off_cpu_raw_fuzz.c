@@ -32,16 +32,6 @@ struct thread *thread__get(struct thread *thread __maybe_unused)
 	abort();
 }
 
-/* tools/lib/string.c's, that off_cpu__dup_raw() uses */
-void *memdup(const void *src, size_t len)
-{
-	void *p = malloc(len);
-
-	if (p)
-		memcpy(p, src, len);
-	return p;
-}
-
 static struct regs_dump regs;
 
 struct regs_dump *perf_sample__user_regs(struct perf_sample *sample)
