@@ -4,6 +4,8 @@
 #   make demo     off-CPU profile of workloads/offcpu-demo
 #   make flamegraph  its off-CPU flame graph: build/demo/offcpu.html
 #   make check    build, then run the tests; ends with "N passed, N failed"
+#   make check-kernels  the off-CPU tests on Debian's kernels (KERNELS, default
+#                 6.1 6.12 7.3), each booted under qemu: build/kernels/VER/
 #   make export   write build/src's postings (branches NN-topic) to patches/
 #   make postings write them as mailed, with the ids of the postings they need:
 #                 build/postings/NN-topic/
@@ -33,7 +35,7 @@ define build-perf
 endef
 
 .PHONY: all deps src perf flamegraph-template flamegraph bench fuzz refresh export postings \
-	upstream bisect check demo install clean
+	upstream bisect check check-kernels demo install clean
 
 all: perf flamegraph-template
 
@@ -74,6 +76,11 @@ flamegraph-template:
 
 check: all upstream
 	@scripts/check.sh
+
+check-kernels: all
+	@scripts/deps.sh qemu-system-x86 busybox-static cpio kmod
+	@make -s -C workloads OUT="$(TOP)/build/workloads"
+	@scripts/kernels.sh $(KERNELS)
 
 demo: perf
 	@scripts/demo.sh
