@@ -23,14 +23,16 @@ result() {	# ok|FAIL|skip name [why]
 echo "kernel $(uname -r), $(nproc) CPUs" > $OUT/summary
 
 # sleep 1 twice: at least 2000 ms off CPU for the sleeps, at most the
-# record's wall time; with callchains, the user frame of the sleep
+# record's wall time; with callchains, the user frame of the sleep, and
+# with dwarf, the frames under it (sleep has no frame pointers)
 sleeps="sleep 1; sleep 1"
 mode() {	# name chain-needed perf-record-options...
 	local name=$1 chain=$2 d=$W/$1 ms wall t0 t1
 	shift 2
 	mkdir -p $d
 	t0=$(date +%s%N)
-	if ! $PERF record -q -e dummy "$@" -o $d/perf.data -- sh -c "$sleeps" > $d/out 2> $d/err; then
+	if ! timeout -k 10 600 $PERF record -q -e dummy "$@" -o $d/perf.data -- sh -c "$sleeps" \
+			> $d/out 2> $d/err; then
 		if [ "$(wc -l < $d/err)" = 1 ]; then
 			result skip "mode $name ($*)" "refused: $(cat $d/err)"
 		else
@@ -47,8 +49,12 @@ mode() {	# name chain-needed perf-record-options...
 		return
 	fi
 	$PERF script -i $d/perf.data --comm sleep -F ip,sym > $d/script 2> /dev/null
-	if [ "$chain" = user ] && ! grep -q nanosleep $d/script; then
+	if [ "$chain" != - ] && ! grep -q nanosleep $d/script; then
 		result FAIL "mode $name ($*)" "no nanosleep frame in the sleeps' callchains"
+		return
+	fi
+	if [ "$chain" = dwarf ] && ! grep -q __libc_start_main $d/script; then
+		result FAIL "mode $name ($*)" "no __libc_start_main frame: the stacks were not unwound"
 		return
 	fi
 	if [ -s $d/err ]; then
@@ -62,13 +68,13 @@ mode thresh0 - --off-cpu --off-cpu-thresh 0
 mode aggregated - --off-cpu --off-cpu-thresh 100000
 mode fp user --off-cpu -g
 mode fp-aggregated user --off-cpu -g --off-cpu-thresh 100000
-mode dwarf user --off-cpu --call-graph dwarf
-mode dwarf-4k user --off-cpu --call-graph dwarf,4096
-mode dwarf-32k user --off-cpu --call-graph dwarf,32768
+mode dwarf dwarf --off-cpu --call-graph dwarf
+mode dwarf-4k dwarf --off-cpu --call-graph dwarf,4096
+mode dwarf-32k dwarf --off-cpu --call-graph dwarf,32768
 mode wakers - --off-cpu=wakers
 mode wakers-fp user --off-cpu=wakers -g
-mode wakers-dwarf user --off-cpu=wakers --call-graph dwarf
-mode wakers-dwarf-32k user --off-cpu=wakers --call-graph dwarf,32768
+mode wakers-dwarf dwarf --off-cpu=wakers --call-graph dwarf
+mode wakers-dwarf-32k dwarf --off-cpu=wakers --call-graph dwarf,32768
 mode runnable user --off-cpu=runnable -g
 mode stack-rate user --off-cpu=stack-rate=1000 -g
 mode all user --off-cpu=wakers,runnable -g --off-cpu-thresh 1
@@ -85,7 +91,8 @@ $PERF test list 2>&1 | grep -E -i 'off-?cpu' | sed -E 's/^ *([0-9.]+): (.*)$/\1|
 while IFS='|' read -r num desc; do
 	grep -q "^$num\." /tmp/perf-tests && continue
 	log=/tmp/perf-test-$num.log
-	$PERF test -v "${num%%.*}" > $log 2>&1
+	# a test that hangs is killed, and fails with what it printed
+	timeout -k 10 900 $PERF test -v "${num%%.*}" > $log 2>&1
 	cp $log $OUT/
 	if grep -E -q "^ *$num: .*: Ok$" $log; then
 		result ok "perf test $num: $desc"

@@ -76,7 +76,7 @@ initrd() {
 	mods=$(dirname "$(find "$dir/root" -path '*/modules/*/kernel' -type d | head -1)")
 	kver=$(basename "$mods")
 	# modules.dep is made when the package is installed
-	/sbin/depmod -b "${mods%/lib/modules/*}" "$kver"
+	/sbin/depmod -b "${mods%/lib/modules/*}" "$kver" 2> /dev/null
 	rm -rf "$dir/initrd" && mkdir -p "$dir/initrd/bin" "$dir/initrd/modules"
 	cp /bin/busybox "$dir/initrd/bin/busybox"
 	cp scripts/guest-init.sh "$dir/initrd/init"
