@@ -27,12 +27,17 @@ echo "kernel $(uname -r), $(nproc) CPUs" > $OUT/summary
 # with dwarf, the frames under it (sleep has no frame pointers)
 sleeps="sleep 1; sleep 1"
 mode() {	# name chain-needed perf-record-options...
-	local name=$1 chain=$2 d=$W/$1 ms wall t0 t1
+	local name=$1 chain=$2 d=$W/$1 ms wall t0 t1 rc
 	shift 2
 	mkdir -p $d
 	t0=$(date +%s%N)
-	if ! timeout -k 10 600 $PERF record -q -e dummy "$@" -o $d/perf.data -- sh -c "$sleeps" \
-			> $d/out 2> $d/err; then
+	timeout -k 10 600 $PERF record -e dummy "$@" -o $d/perf.data -- sh -c "$sleeps" \
+		> $d/out 2> $d/all
+	rc=$?
+	# what perf record says every time
+	grep -v -e '^\[ perf record: ' -e '^Warning:$' -e 'specified without the system-wide' \
+		$d/all > $d/err
+	if [ $rc != 0 ]; then
 		if [ "$(wc -l < $d/err)" = 1 ]; then
 			result skip "mode $name ($*)" "refused: $(cat $d/err)"
 		else
