@@ -24,7 +24,13 @@ mount -t tracefs tracefs $h/sys/kernel/tracing
 mount -t debugfs debugfs $h/sys/kernel/debug
 mount -t bpf bpf $h/sys/fs/bpf
 mount -t cgroup2 cgroup2 $h/sys/fs/cgroup
-for d in tmp root run var/tmp; do
+# /tmp on a disk, where there is one
+if [ -b /dev/vda ] && chroot $h /sbin/mkfs.ext2 -q -F /dev/vda && mount -t ext2 /dev/vda $h/tmp; then
+	chmod 1777 $h/tmp
+else
+	mount -t tmpfs tmpfs $h/tmp
+fi
+for d in root run var/tmp; do
 	mount -t tmpfs tmpfs $h/$d
 done
 mkdir -p $h/tmp/out

@@ -46,7 +46,7 @@ apt_update() {
 # build/kernels/VER/{vmlinuz,initrd.gz,version}
 fetch() {
 	local ver=$1 dir=$OUT/$1 v img pkgs deb
-	[ -s "$dir/initrd.gz" ] && return
+	[ -s "$dir/initrd.gz" ] && [ "$(cat "$dir/initrd.modules" 2> /dev/null)" = "$MODULES" ] && return
 	apt_update
 	# the newest linux-image-amd64 of the suites of this version
 	v=$(apt-cache "${aptopts[@]}" madison linux-image-amd64 |
@@ -70,7 +70,9 @@ fetch() {
 	rm -rf "$dir/root"
 }
 
-# a busybox initramfs with the modules that mount the host's root over 9p
+# a busybox initramfs with the modules that mount the host's root over 9p,
+# and a disk for /tmp (ext2: the off-CPU tests wait for a disk there)
+MODULES="virtio_pci 9pnet_virtio 9p virtio_blk ext4"
 initrd() {
 	local dir=$1 kver mods m f
 	mods=$(dirname "$(find "$dir/root" -path '*/modules/*/kernel' -type d | head -1)")
@@ -81,7 +83,7 @@ initrd() {
 	cp /bin/busybox "$dir/initrd/bin/busybox"
 	cp scripts/guest-init.sh "$dir/initrd/init"
 	# the modules and what they need, in the order to load them
-	for m in virtio_pci 9pnet_virtio 9p overlay; do
+	for m in $MODULES; do
 		dep_order "$mods" "$m"
 	done | awk '!seen[$0]++' > "$dir/initrd/modules/order"
 	while read -r f; do
@@ -94,6 +96,7 @@ initrd() {
 	sed -i 's,.*/,,; s/\.\(xz\|zst\)$//' "$dir/initrd/modules/order"
 	(cd "$dir/initrd" && find . | cpio -o -H newc --quiet | gzip) > "$dir/initrd.gz"
 	rm -rf "$dir/initrd"
+	echo "$MODULES" > "$dir/initrd.modules"
 }
 
 # the module files $2 needs, then its own (built-in modules are left out)
@@ -111,6 +114,7 @@ run() {
 	local ver=$1 dir=$OUT/$1 start
 	fetch "$ver"
 	rm -rf "$dir/out" && mkdir -p "$dir/out"
+	rm -f "$dir/tmp.img" && truncate -s 2G "$dir/tmp.img"
 	start=$(date +%s)
 	echo "== $ver: $(cat "$dir/version"), qemu (full emulation), 2 CPUs"
 	# TCG: this machine's /dev/kvm may not run a guest (kvm_pvm).  One
@@ -121,6 +125,7 @@ run() {
 		-append "console=ttyS0 panic=-1 quiet loglevel=3 check=${GUEST_CHECK:-$TOP/scripts/guest-check.sh}" \
 		-virtfs local,path=/,mount_tag=host,security_model=none,readonly=on,multidevs=remap \
 		-virtfs local,path="$dir/out",mount_tag=out,security_model=none \
+		-drive file="$dir/tmp.img",format=raw,if=virtio,cache=unsafe \
 		< /dev/null > "$dir/console.log" 2>&1 || true
 	if grep -q -E '^[0-9]+ passed, [0-9]+ failed' "$dir/out/summary" 2> /dev/null; then
 		echo "== $ver: $(tail -1 "$dir/out/summary") in $(( $(date +%s) - start )) s"
@@ -132,6 +137,7 @@ run() {
 			tail -30 "$dir/console.log" | sed 's/^/   /'
 		echo "0 passed, 1 failed" >> "$dir/out/summary"
 	fi
+	rm -f "$dir/tmp.img"
 }
 
 command -v qemu-system-x86_64 > /dev/null || { echo "qemu-system-x86_64 missing (make deps)" >&2; exit 1; }
