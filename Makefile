@@ -78,7 +78,7 @@ check: all upstream
 	@scripts/check.sh
 
 check-kernels: all
-	@scripts/deps.sh qemu-system-x86 busybox-static cpio kmod
+	@scripts/deps.sh qemu-system-x86 busybox-static cpio kmod e2fsprogs
 	@make -s -C workloads OUT="$(TOP)/build/workloads"
 	@scripts/kernels.sh $(KERNELS)
 

@@ -25,7 +25,8 @@ mount -t debugfs debugfs $h/sys/kernel/debug
 mount -t bpf bpf $h/sys/fs/bpf
 mount -t cgroup2 cgroup2 $h/sys/fs/cgroup
 # /tmp on a disk, where there is one
-if [ -b /dev/vda ] && chroot $h /sbin/mkfs.ext2 -q -F /dev/vda && mount -t ext2 /dev/vda $h/tmp; then
+if [ -b /dev/vda ] && chroot $h /sbin/mkfs.ext2 -q -F /dev/vda &&
+   chroot $h /bin/mount -t ext4 /dev/vda /tmp; then
 	chmod 1777 $h/tmp
 else
 	mount -t tmpfs tmpfs $h/tmp

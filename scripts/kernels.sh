@@ -71,8 +71,9 @@ fetch() {
 }
 
 # a busybox initramfs with the modules that mount the host's root over 9p,
-# and a disk for /tmp (ext2: the off-CPU tests wait for a disk there)
-MODULES="virtio_pci 9pnet_virtio 9p virtio_blk ext4"
+# and a disk for /tmp (the off-CPU tests wait for a disk there; ext4
+# needs crc32c)
+MODULES="virtio_pci 9pnet_virtio 9p virtio_blk crc32c_generic ext4"
 initrd() {
 	local dir=$1 kver mods m f
 	mods=$(dirname "$(find "$dir/root" -path '*/modules/*/kernel' -type d | head -1)")
@@ -121,7 +122,7 @@ run() {
 	# thread: with one per vCPU, 7.3 died of an int3 in __schedule() as
 	# perf detached from sched_switch (its text being patched).
 	timeout 3600 qemu-system-x86_64 -accel tcg,thread=single -cpu max -smp 2 -m 4G \
-		-nographic -no-reboot -kernel "$dir/vmlinuz" -initrd "$dir/initrd.gz" \
+		-nographic -no-reboot -nic none -kernel "$dir/vmlinuz" -initrd "$dir/initrd.gz" \
 		-append "console=ttyS0 panic=-1 quiet loglevel=3 check=${GUEST_CHECK:-$TOP/scripts/guest-check.sh}" \
 		-virtfs local,path=/,mount_tag=host,security_model=none,readonly=on,multidevs=remap \
 		-virtfs local,path="$dir/out",mount_tag=out,security_model=none \
