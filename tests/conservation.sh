@@ -12,7 +12,8 @@
 #   outside its window, as it starts and exits: in an emulated guest,
 #   its exit waited up to 100 ms (D).
 # Within 1% + 5 ms.  Samples output directly (threshold 0) and written at
-# the end (100000 ms).
+# the end (100000 ms), of the workload and system wide; perf record must
+# not say that it lost anything.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 PERF=${PERF:-$PWD/build/bin/perf}
@@ -28,11 +29,17 @@ for cpu in $(seq 0 $(($(nproc) - 1))); do
 done
 trap 'kill $loops 2> /dev/null' EXIT
 
-for thresh in 0 100000; do
-	d=$out/t$thresh
+for mode in 0 100000 "0 -a"; do
+	d=$out/t${mode// /}
 	mkdir -p $d
-	$PERF record -q --off-cpu --off-cpu-thresh $thresh -e dummy -o $d/perf.data -- \
-		build/workloads/offcpu-demo -r 5 -m 50 -S 12 -f $d/fsync.tmp > $d/workload.txt || exit 1
+	$PERF record -v --off-cpu --off-cpu-thresh $mode -e dummy -o $d/perf.data -- \
+		build/workloads/offcpu-demo -r 5 -m 50 -S 12 -f $d/fsync.tmp \
+		> $d/workload.txt 2> $d/record.err || exit 1
+	grep '^off-cpu: ' $d/record.err | sed "s/^/info $mode: /"
+	if grep -q '^off-cpu: .*lost' $d/record.err; then
+		echo "FAIL $mode: perf record lost intervals: $(grep '^off-cpu: .*lost' $d/record.err)"
+		fail=1
+	fi
 	# tid period state direct|aggregated [blocked B ms runq R ms]
 	$PERF script -i $d/perf.data -F tid,period,offcpu 2> /dev/null |
 		awk '{ total[$1] += $2; if ($8 == "runq") runq[$1] += $9 * 1e6; else nosplit++ }
@@ -47,13 +54,13 @@ for thresh in 0 100000; do
 		     END { for (t in born) if (t in died) printf "%s %.0f\n", t, (died[t] - born[t]) * 1e9 }' \
 		> $d/lifetimes
 	if grep -q nosplit $d/totals; then
-		echo "FAIL thresh $thresh: $(awk '$1 == "nosplit" { print $2 }' $d/totals) samples without run queue time"
+		echo "FAIL thresh $mode: $(awk '$1 == "nosplit" { print $2 }' $d/totals) samples without run queue time"
 		fail=1
 	fi
 	while read -r tid comm offcpu blocked wall run runq rest; do
 		[ "$tid" = "#" ] && continue
 		life=$(awk -v t="$tid" '$1 == t { print $2 }' $d/lifetimes)
-		awk -v w="thresh $thresh: $comm" -v off="$offcpu" -v blk="$blocked" -v rq="$runq" \
+		awk -v w="thresh $mode: $comm" -v off="$offcpu" -v blk="$blocked" -v rq="$runq" \
 		    -v t="$tid" -v life="${life:-0}" -v run="$run" '$1 == t { total = $2; prq = $3 }
 			END {
 				m = 5e6; out = life - run
