@@ -37,6 +37,8 @@ done
 mkdir -p $h/tmp/out
 mount -t 9p -o trans=virtio,version=9p2000.L,msize=512000 out $h/tmp/out
 ln -s /proc/self/fd $h/dev/fd 2> /dev/null
+# loopback, as on any system (tests talk TCP to themselves); no NIC
+ip link set lo up
 echo "guest: $(uname -r), running $check"
 chroot $h /usr/bin/env -i HOME=/root TERM=dumb PATH=/usr/sbin:/usr/bin:/sbin:/bin \
 	/bin/bash -c "cd /tmp && exec /bin/bash $check" > $h/tmp/out/log 2>&1

@@ -46,7 +46,8 @@ apt_update() {
 # build/kernels/VER/{vmlinuz,initrd.gz,version}
 fetch() {
 	local ver=$1 dir=$OUT/$1 v img pkgs deb
-	[ -s "$dir/initrd.gz" ] && [ "$(cat "$dir/initrd.modules" 2> /dev/null)" = "$MODULES" ] && return
+	# made again when the modules or the init change
+	[ -s "$dir/initrd.gz" ] && [ "$(cat "$dir/initrd.modules" 2> /dev/null)" = "$(initrd_key)" ] && return
 	apt_update
 	# the newest linux-image-amd64 of the suites of this version
 	v=$(apt-cache "${aptopts[@]}" madison linux-image-amd64 |
@@ -74,6 +75,9 @@ fetch() {
 # and a disk for /tmp (the off-CPU tests wait for a disk there; ext4
 # needs crc32c)
 MODULES="virtio_pci 9pnet_virtio 9p virtio_blk crc32c_generic ext4"
+initrd_key() {
+	echo "$MODULES $(cksum < scripts/guest-init.sh)"
+}
 initrd() {
 	local dir=$1 kver mods m f
 	mods=$(dirname "$(find "$dir/root" -path '*/modules/*/kernel' -type d | head -1)")
@@ -97,7 +101,7 @@ initrd() {
 	sed -i 's,.*/,,; s/\.\(xz\|zst\)$//' "$dir/initrd/modules/order"
 	(cd "$dir/initrd" && find . | cpio -o -H newc --quiet | gzip) > "$dir/initrd.gz"
 	rm -rf "$dir/initrd"
-	echo "$MODULES" > "$dir/initrd.modules"
+	initrd_key > "$dir/initrd.modules"
 }
 
 # the module files $2 needs, then its own (built-in modules are left out)
