@@ -40,9 +40,11 @@ for mode in 0 100000 "0 -a"; do
 		echo "FAIL $mode: perf record lost intervals: $(grep '^off-cpu: .*lost' $d/record.err)"
 		fail=1
 	fi
-	# tid period state direct|aggregated [blocked B ms runq R ms]
+	# tid period state direct|aggregated [before] [blocked B ms runq R ms]
 	$PERF script -i $d/perf.data -F tid,period,offcpu 2> /dev/null |
-		awk '{ total[$1] += $2; if ($8 == "runq") runq[$1] += $9 * 1e6; else nosplit++ }
+		awk '{ total[$1] += $2; r = 0
+		       for (i = 5; i < NF; i++) if ($i == "runq") { runq[$1] += $(i + 1) * 1e6; r = 1 }
+		       if (!r) nosplit++ }
 		     END { for (t in total) print t, total[t], runq[t] + 0; if (nosplit) print "nosplit", nosplit }' > $d/totals
 	# tid lifetime_ns, from the fork and exit records
 	$PERF script -i $d/perf.data --show-task-events -F tid,time 2> /dev/null |
