@@ -37,7 +37,8 @@ mode() {	# name chain-needed perf-record-options...
 	# what perf record says every time
 	grep -v -e '^\[ perf record: ' -e '^Warning:$' -e 'specified without the system-wide' \
 		-e '^off-cpu: walked the stacks of ' \
-		-e "^off-cpu: the wakers' user stacks are frame pointer walks" $d/all > $d/err
+		-e "^off-cpu: the wakers' user stacks are frame pointer walks" \
+		-e '^off-cpu: user stacks cut (no frame pointers)' $d/all > $d/err
 	if [ $rc != 0 ]; then
 		if [ "$(wc -l < $d/err)" = 1 ]; then
 			result skip "mode $name ($*)" "refused: $(cat $d/err)"
