@@ -14,7 +14,8 @@
 #   make bisect   build the series patch by patch on a scratch copy
 #   make bench    BPF cost per switch, side by side with perf 7.3: build/bench/cost.md
 #   make fuzz     fuzz the off-cpu raw data readers (FUZZ_SECONDS, default 300)
-#   make install  install the patched perf under PREFIX (default /usr/local)
+#   make install  install the patched perf and its man pages under PREFIX
+#                 (default /usr/local)
 
 PREFIX ?= /usr/local
 TOP := $(CURDIR)
@@ -97,9 +98,14 @@ bench: all upstream
 	@scripts/deps.sh libbpf-tools bpftool
 	@bench/cost.sh
 
+# the binary, then its manual (asciidoc is a python3 script: Debian's python)
 install: src
+	@scripts/deps.sh asciidoc xmlto docbook-xsl docbook-xml
 	$(call build-perf,$(TOP)/build/src,$(TOP)/build/obj-install,$(PREFIX))
-	@echo "installed $(PREFIX)/bin/perf"
+	@PATH=/usr/bin:$$PATH $(MAKE) -s -C build/src/tools/perf O=$(TOP)/build/obj-install \
+		prefix=$(PREFIX) $(PERF_OPTS) install-man >$(TOP)/build/obj-install-man.log 2>&1 || \
+		{ tail -20 $(TOP)/build/obj-install-man.log; echo "man pages failed, see build/obj-install-man.log"; exit 1; }
+	@echo "installed $(PREFIX)/bin/perf and its manual in $(PREFIX)/share/man"
 
 clean:
 	rm -rf build/obj build/install build/bin build/bisect build/workloads build/upstream
