@@ -35,6 +35,14 @@ define build-perf
 		{ grep -E -B2 -A8 'error|Error' $(2).log | head -60; echo "build failed, see $(2).log"; exit 1; }
 endef
 
+# $(call install-man,objdir,prefix): the manual, that perf help shows
+# (asciidoc is a python3 script: Debian's python, not the one on PATH)
+define install-man
+	@PATH=/usr/bin:$$PATH $(MAKE) -s -C $(TOP)/build/src/tools/perf O=$(1) prefix=$(2) \
+		$(PERF_OPTS) install-man >$(1)-man.log 2>&1 || \
+		{ tail -20 $(1)-man.log; echo "man pages failed, see $(1)-man.log"; exit 1; }
+endef
+
 .PHONY: all deps src perf flamegraph-template flamegraph bench fuzz refresh export postings \
 	upstream bisect check check-kernels demo install clean
 
@@ -48,6 +56,7 @@ src: deps
 
 perf: src
 	$(call build-perf,$(TOP)/build/src,$(TOP)/build/obj,$(TOP)/build/install)
+	$(call install-man,$(TOP)/build/obj,$(TOP)/build/install)
 	@mkdir -p build/bin && ln -sf ../install/bin/perf build/bin/perf
 	@scripts/export.sh --check >/dev/null || echo "note: build/src has work not exported to patches/ ('make export')"
 	@echo "built build/bin/perf ($$(build/bin/perf version))"
@@ -98,13 +107,9 @@ bench: all upstream
 	@scripts/deps.sh libbpf-tools bpftool
 	@bench/cost.sh
 
-# the binary, then its manual (asciidoc is a python3 script: Debian's python)
 install: src
-	@scripts/deps.sh asciidoc xmlto docbook-xsl docbook-xml
 	$(call build-perf,$(TOP)/build/src,$(TOP)/build/obj-install,$(PREFIX))
-	@PATH=/usr/bin:$$PATH $(MAKE) -s -C build/src/tools/perf O=$(TOP)/build/obj-install \
-		prefix=$(PREFIX) $(PERF_OPTS) install-man >$(TOP)/build/obj-install-man.log 2>&1 || \
-		{ tail -20 $(TOP)/build/obj-install-man.log; echo "man pages failed, see build/obj-install-man.log"; exit 1; }
+	$(call install-man,$(TOP)/build/obj-install,$(PREFIX))
 	@echo "installed $(PREFIX)/bin/perf and its manual in $(PREFIX)/share/man"
 
 clean:

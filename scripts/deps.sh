@@ -7,7 +7,7 @@ pkgs="xz-utils git make gcc clang llvm pkg-config flex bison
 	libcap-dev libnuma-dev libslang2-dev libunwind-dev libtraceevent-dev
 	libtracefs-dev libperl-dev python3 python3-dev libssl-dev libbabeltrace-dev
 	systemtap-sdt-dev libcapstone-dev libpfm4-dev binutils-dev libiberty-dev
-	perl procps util-linux ccache $*"
+	perl procps util-linux ccache asciidoc xmlto docbook-xsl docbook-xml $*"
 missing=""
 for p in $pkgs; do
 	dpkg-query -W -f='${Status}\n' "$p" 2>/dev/null | grep -q "ok installed" ||
