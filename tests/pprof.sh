@@ -1,0 +1,47 @@
+#!/bin/bash
+# perf script report offcpu-pprof, read by Go's pprof (Debian's golang-go),
+# on a recording of perf test -w offcpu_pingpong: the default sample type
+# is the off-CPU time in nanoseconds; per thread, its off-CPU time is
+# perf report's (within 0.1%); no stack starts in the scheduler.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+scripts/deps.sh golang-go > /dev/null || exit 1
+PERF=${PERF:-$PWD/build/bin/perf}
+d=build/check/pprof
+rm -rf $d && mkdir -p $d
+export PERF_CONFIG=/dev/null HOME=$PWD/$d	# go tool pprof keeps files under HOME
+fail() { echo "FAIL: $*"; exit 1; }
+
+$PERF record --off-cpu -g -e dummy -o $d/perf.data -- $PERF test -w offcpu_pingpong \
+	> $d/workload.txt 2> $d/record.err || fail "record: $(cat $d/record.err)"
+$PERF script -i $d/perf.data report offcpu-pprof -- -o $d/offcpu.pb.gz 2> $d/export.err ||
+	fail "export: $(cat $d/export.err)"
+go tool pprof -raw $d/offcpu.pb.gz > $d/raw.txt 2> $d/raw.err || fail "pprof: $(cat $d/raw.err)"
+go tool pprof -top $d/offcpu.pb.gz > $d/top.txt 2>&1 || fail "pprof -top: $(cat $d/top.txt)"
+head -12 $d/top.txt
+
+grep -q '^off_cpu/nanoseconds\[dflt\] blocked/nanoseconds runq/nanoseconds$' $d/raw.txt ||
+	fail "the default sample type is not off_cpu/nanoseconds: $(grep -A1 '^Samples' $d/raw.txt)"
+
+# per tid: the off_cpu values of the samples, and perf report's periods
+awk '/^Samples:/ { s = 1; next } /^Locations/ { s = 0 }
+     s && /^ *[0-9]+ +[0-9]+ +[0-9]+:/ { v = $1 }
+     s && /tid:\[/ { t = $0; sub(/.*tid:\[/, "", t); sub(/\].*/, "", t); sum[t] += v }
+     END { for (t in sum) printf "%s %.0f\n", t, sum[t] }' $d/raw.txt | sort > $d/pprof.tids
+$PERF report -i $d/perf.data --stdio -q --sort pid -F period,pid -g none 2> /dev/null |
+	awk 'NF { split($2, a, ":"); print a[1], $1 }' | sort > $d/report.tids
+echo "tid pprof perf-report"
+join $d/pprof.tids $d/report.tids | tee $d/both.tids
+[ "$(wc -l < $d/both.tids)" -ge 4 ] && [ "$(wc -l < $d/both.tids)" = "$(wc -l < $d/report.tids)" ] ||
+	fail "threads missing: $(cat $d/pprof.tids | tr '\n' ' ') against $(cat $d/report.tids | tr '\n' ' ')"
+awk '{ d = $2 - $3; if (d < 0) d = -d; if (d > $3 / 1000) { print "FAIL: tid " $1 ": " $2 " against " $3; bad = 1 } }
+     END { exit bad }' $d/both.tids || exit 1
+
+# the first location of every sample: not a scheduler function
+awk '/^Samples:/ { s = 1; next } /^Locations/ { s = 0; l = 1; next } /^Mappings/ { l = 0 }
+     s && /^ *[0-9]+ +[0-9]+ +[0-9]+:/ { sub(/.*: */, ""); first[$1] = 1 }
+     l && /^ *[0-9]+:/ { id = $1; sub(/:$/, "", id); name[id] = $4 }
+     END { for (f in first) if (name[f] ~ /^(__schedule|schedule|schedule_.*|preempt_schedule.*)$/) {
+		print "FAIL: a stack starts at " name[f]; bad = 1 }
+	   exit bad }' $d/raw.txt || exit 1
+echo ok
