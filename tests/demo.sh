@@ -1,7 +1,7 @@
 #!/bin/bash
 # 'make demo' records the demo workload off CPU and perf report names the
-# function each thread blocks in, under that thread's name, with no junk
-# frame (text or a number taken for a frame).
+# function each thread blocks in, under that thread's name, with no frame
+# at an address no code can be at (text on a stack taken for a frame).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 out=$(scripts/demo.sh 2>&1)
