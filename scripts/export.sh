@@ -41,6 +41,9 @@ for p in $postings; do
 		echo "posting $p has no cover letter: git branch --edit-description $p" >&2
 		exit 1
 	fi
+	# as prepare-src.sh sets it back from the cover letter: without
+	# trailing blank lines (else a clean clone's export differs)
+	git -C $SRC config "branch.$p.description" "$(git -C $SRC config "branch.$p.description")"
 	prefix=PATCH
 	[ "$(git -C $SRC config --bool "branch.$p.rfc" || true)" = true ] && prefix="RFC PATCH"
 	base_opt=
