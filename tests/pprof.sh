@@ -2,7 +2,8 @@
 # perf script report offcpu-pprof, read by Go's pprof (Debian's golang-go),
 # on a recording of perf test -w offcpu_pingpong: the default sample type
 # is the off-CPU time in nanoseconds; per thread, its off-CPU time is
-# perf report's (within 0.1%); no stack starts in the scheduler.
+# perf report's (within 0.1%); no stack starts in the scheduler.  With
+# --wallclock, the time on CPU (cpu-clock) too, each thread's whole time.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 scripts/deps.sh golang-go > /dev/null || exit 1
@@ -44,4 +45,31 @@ awk '/^Samples:/ { s = 1; next } /^Locations/ { s = 0; l = 1; next } /^Mappings/
      END { for (f in first) if (name[f] ~ /^(__schedule|schedule|schedule_.*|preempt_schedule.*)$/) {
 		print "FAIL: a stack starts at " name[f]; bad = 1 }
 	   exit bad }' $d/raw.txt || exit 1
+
+# --wallclock: the time on CPU (cpu-clock samples) too, in a first, default
+# sample type "wall": per tid, the periods of both events, as perf script
+# shows them
+$PERF record --off-cpu=runnable -e cpu-clock -g -o $d/wall.data -- \
+	$PERF test -w offcpu_pingpong 20000 > /dev/null 2> $d/record.err ||
+	fail "record: $(cat $d/record.err)"
+$PERF script -i $d/wall.data report offcpu-pprof -- --wallclock -o $d/wall.pb.gz \
+	2> $d/export.err || fail "export: $(cat $d/export.err)"
+go tool pprof -raw $d/wall.pb.gz > $d/wall.txt 2> $d/raw.err || fail "pprof: $(cat $d/raw.err)"
+grep -q '^wall/nanoseconds\[dflt\] off_cpu/nanoseconds blocked/nanoseconds runq/nanoseconds$' \
+	$d/wall.txt || fail "the default sample type is not wall: $(grep -A1 '^Samples' $d/wall.txt)"
+awk '/^Samples:/ { s = 1; next } /^Locations/ { s = 0 }
+     s && /^ *[0-9]+ +[0-9]+ +[0-9]+ +[0-9]+:/ { w = $1; o = $2 }
+     s && /tid:\[/ { t = $0; sub(/.*tid:\[/, "", t); sub(/\].*/, "", t); W[t] += w; O[t] += o }
+     END { for (t in W) printf "%s %.0f %.0f\n", t, W[t], O[t] }' $d/wall.txt | sort > $d/wall.tids
+$PERF script -i $d/wall.data -F tid,period,event 2> /dev/null |
+	awk '{ w[$1] += $2 } $3 == "offcpu-time:" { o[$1] += $2 }
+	     END { for (t in w) printf "%s %.0f %.0f\n", t, w[t], o[t] }' | sort > $d/script.tids
+echo "tid wall off_cpu (pprof, then perf script)"
+join $d/wall.tids $d/script.tids | tee $d/wall-both.tids
+[ "$(wc -l < $d/wall-both.tids)" -ge 3 ] &&
+	[ "$(wc -l < $d/wall-both.tids)" = "$(wc -l < $d/script.tids)" ] ||
+	fail "threads missing: $(cat $d/wall.tids | tr '\n' ' ') against $(cat $d/script.tids | tr '\n' ' ')"
+awk '$2 != $4 || $3 != $5 { print "FAIL: tid " $1; bad = 1 } END { exit bad }' \
+	$d/wall-both.tids || exit 1
+grep -q 'state:\[running\]' $d/wall.txt || fail "no on-CPU sample"
 echo ok
