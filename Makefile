@@ -16,6 +16,8 @@
 #   make fuzz     fuzz the off-cpu raw data readers (FUZZ_SECONDS, default 300)
 #   make install  install the patched perf and its man pages under PREFIX
 #                 (default /usr/local)
+#   make deb      a Debian package of it, for /usr: build/deb/perf-offcpu_*.deb
+#   make check-deb  install that package in a fresh Debian 12 chroot and record
 
 PREFIX ?= /usr/local
 TOP := $(CURDIR)
@@ -35,16 +37,16 @@ define build-perf
 		{ grep -E -B2 -A8 'error|Error' $(2).log | head -60; echo "build failed, see $(2).log"; exit 1; }
 endef
 
-# $(call install-man,objdir,prefix): the manual, that perf help shows
+# $(call install-man,objdir,prefix[,destdir]): the manual, that perf help shows
 # (asciidoc is a python3 script: Debian's python, not the one on PATH)
 define install-man
 	@PATH=/usr/bin:$$PATH $(MAKE) -s -C $(TOP)/build/src/tools/perf O=$(1) prefix=$(2) \
-		$(PERF_OPTS) install-man >$(1)-man.log 2>&1 || \
+		$(PERF_OPTS) $(if $(3),DESTDIR=$(3)) install-man >$(1)-man.log 2>&1 || \
 		{ tail -20 $(1)-man.log; echo "man pages failed, see $(1)-man.log"; exit 1; }
 endef
 
 .PHONY: all deps src perf flamegraph-template flamegraph bench fuzz refresh export postings \
-	upstream bisect check check-kernels demo install clean
+	upstream bisect check check-kernels demo install deb check-deb clean
 
 all: perf flamegraph-template
 
@@ -112,5 +114,19 @@ install: src
 	$(call install-man,$(TOP)/build/obj-install,$(PREFIX))
 	@echo "installed $(PREFIX)/bin/perf and its manual in $(PREFIX)/share/man"
 
+# the package is built for prefix /usr (perf finds its scripts and manual by
+# the prefix compiled in), in its own objdir, and staged with DESTDIR
+DEB_STAGE = $(TOP)/build/deb/stage
+deb: src
+	@scripts/deps.sh dpkg-dev file
+	@rm -rf $(DEB_STAGE)
+	$(call build-perf,$(TOP)/build/src,$(TOP)/build/obj-deb,/usr,$(PERF_OPTS) DESTDIR=$(DEB_STAGE))
+	$(call install-man,$(TOP)/build/obj-deb,/usr,$(DEB_STAGE))
+	@scripts/deb.sh $(DEB_STAGE)
+
+check-deb:
+	@tests/deb.sh
+
 clean:
-	rm -rf build/obj build/install build/bin build/bisect build/workloads build/upstream
+	rm -rf build/obj build/install build/bin build/bisect build/workloads build/upstream \
+		build/obj-deb build/deb build/deb-test
