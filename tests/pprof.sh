@@ -50,7 +50,7 @@ awk '/^Samples:/ { s = 1; next } /^Locations/ { s = 0; l = 1; next } /^Mappings/
 # sample type "wall": per tid, the periods of both events, as perf script
 # shows them
 $PERF record --off-cpu=runnable -e cpu-clock -g -o $d/wall.data -- \
-	$PERF test -w offcpu_pingpong 20000 > /dev/null 2> $d/record.err ||
+	$PERF test -w offcpu_pingpong 2000 > $d/wall-workload.txt 2> $d/record.err ||
 	fail "record: $(cat $d/record.err)"
 $PERF script -i $d/wall.data report offcpu-pprof -- --wallclock -o $d/wall.pb.gz \
 	2> $d/export.err || fail "export: $(cat $d/export.err)"
@@ -72,4 +72,19 @@ join $d/wall.tids $d/script.tids | tee $d/wall-both.tids
 awk '$2 != $4 || $3 != $5 { print "FAIL: tid " $1; bad = 1 } END { exit bad }' \
 	$d/wall-both.tids || exit 1
 grep -q 'state:\[running\]' $d/wall.txt || fail "no on-CPU sample"
+# the off_cpu time (preemptions too: --off-cpu=runnable) of the pingpong
+# threads, against what they measured themselves (wall-clock time less CPU
+# time, from their start), within 1% + 5 ms, as tests/conservation.sh, and
+# 5 us a round trip: perf times a switch at its tracepoint, the thread's CPU
+# clock stops and starts a few us away (20000 round trips: 35 to 46 ms more)
+awk '$1 == "pingpong" { print $2, $3 }' $d/wall-workload.txt | sort | join - $d/wall.tids |
+	awk '{ d = $4 - $2; if (d < 0) d = -d; n++
+	       printf "pingpong %s: measured %.3f ms, off_cpu %.3f ms\n", $1, $2 / 1e6, $4 / 1e6
+	       if (d > $2 / 100 + 5000000 + 2000 * 5000) bad = 1 }
+	     END { exit bad || n != 2 }' || fail "off_cpu is not what the pingpong threads measured"
+go tool pprof -tags $d/wall.pb.gz > $d/tags.txt 2>&1 || fail "pprof -tags: $(cat $d/tags.txt)"
+for tag in thread state pid tid; do
+	grep -q "^ *$tag: Total" $d/tags.txt || fail "no $tag in pprof -tags: $(cat $d/tags.txt)"
+done
+grep -A4 '^ *state: Total' $d/tags.txt
 echo ok
