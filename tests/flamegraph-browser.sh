@@ -6,11 +6,8 @@
 # wait ending at the sleeper's timer.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-scripts/deps.sh chromium
 B=build/browser
-mkdir -p $B
-cp tests/browser/package.json tests/browser/package-lock.json tests/browser/*.mjs $B/
-[ -d $B/node_modules/playwright-core ] || (cd $B && npm ci --silent --no-audit --no-fund)
+tests/browser/setup.sh
 scripts/flamegraph-demo.sh -S3
 node $B/flamegraph.mjs "$PWD/build/demo/offcpu.html" build/demo/workload.txt build/flamegraph.png
 node $B/offwake.mjs "$PWD/build/demo/offwake.html" build/offwake.png

@@ -7,17 +7,14 @@
 # build/speedscope.png.
 set -uo pipefail
 cd "$(dirname "$0")/.."
-scripts/deps.sh golang-go chromium fonts-noto-color-emoji jq > /dev/null || exit 1
+scripts/deps.sh golang-go > /dev/null || exit 1
 PERF=${PERF:-$PWD/build/bin/perf}
 d=build/check/speedscope
 B=build/browser
-rm -rf $d && mkdir -p $d $B
+rm -rf $d && mkdir -p $d
 export PERF_CONFIG=/dev/null
 fail() { echo "FAIL: $*"; exit 1; }
-
-cp tests/browser/package.json tests/browser/package-lock.json tests/browser/*.mjs $B/
-[ -d $B/node_modules/speedscope ] || (cd $B && npm ci --silent --no-audit --no-fund) ||
-	fail "npm ci"
+tests/browser/setup.sh || fail "the browser harness"
 
 $PERF record --off-cpu -g -e dummy -o $d/perf.data -- $PERF test -w offcpu_pingpong \
 	> $d/workload.txt 2> $d/record.err || fail "record: $(cat $d/record.err)"
