@@ -11,7 +11,7 @@
 set -uo pipefail
 cd "$(dirname "$0")/.."
 ROUNDS=${1:-5}
-OURS=$PWD/build/bin/perf
+OURS=${OURS:-$PWD/build/bin/perf}
 UP=$PWD/build/upstream/bin/perf
 LOOPS=${LOOPS:-50000}
 OUT=$PWD/build/bench
