@@ -32,6 +32,32 @@ struct thread *thread__get(struct thread *thread __maybe_unused)
 	abort();
 }
 
+/* and what its off_cpu__user_cut() and off_cpu__warn_user_cut() do */
+struct addr_location;
+struct symbol;
+int verbose;
+
+struct symbol *thread__find_symbol(struct thread *thread __maybe_unused, u8 cpumode __maybe_unused,
+				   u64 addr __maybe_unused, struct addr_location *al __maybe_unused)
+{
+	abort();
+}
+
+void addr_location__init(struct addr_location *al __maybe_unused)
+{
+	abort();
+}
+
+void addr_location__exit(struct addr_location *al __maybe_unused)
+{
+	abort();
+}
+
+int eprintf(int level __maybe_unused, int var __maybe_unused, const char *fmt __maybe_unused, ...)
+{
+	abort();
+}
+
 static struct regs_dump regs;
 
 struct regs_dump *perf_sample__user_regs(struct perf_sample *sample)
