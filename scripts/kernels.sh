@@ -2,8 +2,9 @@
 # The kernel matrix: boot Debian's own kernels under qemu (full emulation)
 # with this machine's root, read-only, as the guest's, and run
 # scripts/guest-check.sh there with the perf built by 'make'.
-#   scripts/kernels.sh [6.1|6.12|7.3 ...]	(default: all three)
-# GUEST_CHECK=script runs another script in the guests.
+#   scripts/kernels.sh [5.10|6.1|6.12|7.3 ...]	(default: 6.1 6.12 7.3)
+# GUEST_CHECK=/path/to/script runs another script in the guests; 5.10, with
+# no BPF task storage, runs scripts/guest-kernel-floor.sh.
 # Each kernel's log and its "N passed, N failed" are in build/kernels/VER/.
 # The packages come from the Debian mirror this machine uses, through a
 # temporary sources list (the machine's apt configuration is not changed):
@@ -16,10 +17,11 @@ mkdir -p "$OUT/dl"
 
 suite() {
 	case $1 in
+	5.10) echo "bullseye bullseye-security";;	# Debian 11
 	6.1) echo "bookworm bookworm-security";;	# Debian 12
 	6.12) echo "trixie trixie-security";;		# Debian 13
 	7.3) echo "trixie-backports";;
-	*) echo "unknown kernel $1 (6.1, 6.12 or 7.3)" >&2; return 1;;
+	*) echo "unknown kernel $1 (5.10, 6.1, 6.12 or 7.3)" >&2; return 1;;
 	esac
 }
 
@@ -28,19 +30,23 @@ aptopts=(-q -o Dir::Etc::SourceList=/dev/null -o Dir::Etc::SourceParts="$apt/par
 	-o Dir::State::Lists="$apt/lists" -o Dir::Cache="$apt/cache" -o APT::Sandbox::User=root
 	-o Dir::Etc::Preferences=/dev/null -o Dir::Etc::PreferencesParts=/dev/null)
 apt_update() {
-	[ -d "$apt/lists" ] && [ -n "$(find "$apt/lists" -maxdepth 1 -name '*Packages*' -mmin -1440)" ] && return
-	local mirror
+	local mirror src
 	mirror=$(grep -h -o 'https\?://[^ ]*/debian/\?$' /etc/apt/sources.list /etc/apt/sources.list.d/* 2>/dev/null |
 		grep -v security | head -1 || true)
 	[ -n "$mirror" ] || mirror=$(grep -h -o 'https\?://[^ ]*/debian\b' /etc/apt/sources.list.d/* | head -1)
-	mkdir -p "$apt/parts" "$apt/lists/partial" "$apt/cache/archives/partial"
-	printf 'Types: deb\nURIs: %s\nSuites: %s\nComponents: main\nSigned-By: %s\n\n' \
-		"$mirror" "bookworm trixie trixie-backports" /usr/share/keyrings/debian-archive-keyring.gpg \
-		> "$apt/parts/kernels.sources"
+	src=$(printf 'Types: deb\nURIs: %s\nSuites: %s\nComponents: main\nSigned-By: %s\n\n' \
+		"$mirror" "bullseye bookworm trixie trixie-backports" /usr/share/keyrings/debian-archive-keyring.gpg
 	printf 'Types: deb\nURIs: %s\nSuites: %s\nComponents: main\nSigned-By: %s\n' \
-		"${mirror%/debian*}/debian-security" "bookworm-security trixie-security" \
-		/usr/share/keyrings/debian-archive-keyring.gpg >> "$apt/parts/kernels.sources"
-	apt-get "${aptopts[@]}" update > "$apt/log" 2>&1 || { cat "$apt/log" >&2; return 1; }
+		"${mirror%/debian*}/debian-security" "bullseye-security bookworm-security trixie-security" \
+		/usr/share/keyrings/debian-archive-keyring.gpg)
+	# updated once a day, and when the suites change
+	[ "$(cat "$apt/parts/kernels.sources" 2> /dev/null)" = "$src" ] &&
+		[ -n "$(find "$apt/lists" -maxdepth 1 -name '*Packages*' -mmin -1440 2> /dev/null)" ] &&
+		return
+	mkdir -p "$apt/parts" "$apt/lists/partial" "$apt/cache/archives/partial"
+	echo "$src" > "$apt/parts/kernels.sources"
+	apt-get "${aptopts[@]}" update > "$apt/log" 2>&1 ||
+		{ cat "$apt/log" >&2; rm "$apt/parts/kernels.sources"; return 1; }
 }
 
 # build/kernels/VER/{vmlinuz,initrd.gz,version}
@@ -116,7 +122,9 @@ dep_order() {
 }
 
 run() {
-	local ver=$1 dir=$OUT/$1 start
+	local ver=$1 dir=$OUT/$1 start check=${GUEST_CHECK:-$TOP/scripts/guest-check.sh}
+	# 5.10 has no BPF task storage: --off-cpu must refuse, in one line
+	[ "$ver" = 5.10 ] && check=${GUEST_CHECK:-$TOP/scripts/guest-kernel-floor.sh}
 	fetch "$ver"
 	rm -rf "$dir/out" && mkdir -p "$dir/out"
 	rm -f "$dir/tmp.img" && truncate -s 2G "$dir/tmp.img"
@@ -133,7 +141,7 @@ run() {
 	# each of its sleeps (59 of 59); with tsc=reliable, within 0.1%.
 	timeout 3600 qemu-system-x86_64 -accel tcg,thread=single -cpu max -smp 2 -m 4G \
 		-nographic -no-reboot -nic none -kernel "$dir/vmlinuz" -initrd "$dir/initrd.gz" \
-		-append "console=ttyS0 panic=-1 quiet loglevel=3 tsc=reliable check=${GUEST_CHECK:-$TOP/scripts/guest-check.sh}" \
+		-append "console=ttyS0 panic=-1 quiet loglevel=3 tsc=reliable check=$check" \
 		-virtfs local,path=/,mount_tag=host,security_model=none,readonly=on,multidevs=remap \
 		-virtfs local,path="$dir/out",mount_tag=out,security_model=none \
 		-drive file="$dir/tmp.img",format=raw,if=virtio,cache=unsafe \
