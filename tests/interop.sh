@@ -113,10 +113,10 @@ if [ -s "$dir/ours.data" ]; then
 	esac
 fi
 
-# system wide, the samples of tasks that exit are output as they exit, with
-# their time: upstream calls them direct, and calls aggregated exactly the
-# samples ours flags aggregated
-if "$OURS" record -q --off-cpu -a --off-cpu-thresh $THRESH_MS -e dummy -o "$dir/a.data" \
+# system wide with --off-cpu=exits, the samples of tasks that exit are
+# output as they exit, with their time: upstream calls them direct, and
+# calls aggregated exactly the samples ours flags aggregated
+if "$OURS" record -q --off-cpu=exits -a --off-cpu-thresh $THRESH_MS -e dummy -o "$dir/a.data" \
      -- sh -c "$workload" 2> "$dir/a.err"; then
 	paste -d ' ' <("$UP" script -i "$dir/a.data" -F tid,time,period 2> /dev/null) \
 		     <("$OURS" script -i "$dir/a.data" -F tid,time,period,offcpu 2> /dev/null) |
