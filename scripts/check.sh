@@ -37,7 +37,7 @@ while IFS='|' read -r num desc; do
 	# a suite of several cases: each case is checked, in a run of the suite
 	grep -q "^$num\." $LOG/perf-tests && continue
 	out=$LOG/perf-test-$num.log
-	$PERF test -v "${num%%.*}" > "$out" 2>&1
+	$PERF test -vv "${num%%.*}" > "$out" 2>&1
 	grep -E -q "^ *$num: .*: Ok$" "$out"
 	rc=$?
 	if [ $rc != 0 ] && grep -E -q "^ *$num: .*: Skip" "$out" && grep -q '\[Success\]' "$out" &&
