@@ -1,7 +1,7 @@
 #!/bin/bash
 # The kernel floor: on a kernel without BPF task storage (before Linux
-# 5.11), perf record --off-cpu refuses in one line, and leaves the data
-# file it was given as it was.  What perf 7.3 (build/upstream) prints
+# 5.11; tracing programs have it from 5.13), perf record --off-cpu
+# refuses in one line, and leaves the data file it was given as it was.  What perf 7.3 (build/upstream) prints
 # there is shown, not checked.  Run as root in a guest of the kernel
 # matrix: scripts/kernels.sh 5.10 (make check-kernels KERNELS=5.10).  On a
 # kernel with task storage it skips.  Ends "N passed, N failed,
@@ -30,7 +30,7 @@ result() {	# ok|FAIL|skip name [why]
 }
 echo "kernel $(uname -r)" | tee $out/summary
 
-want='off-cpu: this kernel has no BPF task storage (Linux 5.11): cannot record'
+want='off-cpu: this kernel has no BPF task storage (Linux 5.13): cannot record'
 if [ "$(id -u)" != 0 ]; then
 	result skip "kernel floor" "not root"
 elif grep -q -w bpf_task_storage_get /proc/kallsyms; then
