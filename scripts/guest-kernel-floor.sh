@@ -4,8 +4,8 @@
 # refuses in one line, and leaves the data file it was given as it was.
 # What perf 7.3 (build/upstream) prints there is shown, not checked.  Run
 # as root in a guest of the kernel matrix: scripts/kernels.sh 5.10 (make
-# check-kernels KERNELS=5.10).  On a kernel with task storage it skips.  Ends "N passed, N failed,
-# N skipped", in /tmp/out/summary in a guest.
+# check-kernels KERNELS=5.10).  On a kernel with task storage it skips.
+# Ends "N passed, N failed, N skipped", in /tmp/out/summary in a guest.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 PERF=${PERF:-$PWD/build/bin/perf}
