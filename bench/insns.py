@@ -1,26 +1,18 @@
 #!/usr/bin/python3
 # bench/insns.py PERF [ARGS...]: the BPF programs that 'PERF record ARGS
-# -- sleep 2' loads, with their translated (xlated_prog_len / 8) and
-# verified (verified_insns) instructions, as veristat counts them: one
-# markdown table row per program.  Needs root and Linux 5.16 or later.
+# -- sleep 2' loads (those whose fds it holds), with their translated
+# (xlated_prog_len / 8) and verified (verified_insns) instructions, as
+# veristat counts them: one markdown table row per program.  Needs root
+# and Linux 5.16 or later.
 import ctypes, ctypes.util, os, struct, subprocess, sys, time
 
 libc = ctypes.CDLL(ctypes.util.find_library("c"), use_errno=True)
-SYS_BPF, PROG_GET_NEXT_ID, PROG_GET_FD_BY_ID, OBJ_GET_INFO_BY_FD = 321, 11, 13, 15
+SYS_BPF, PROG_GET_FD_BY_ID, OBJ_GET_INFO_BY_FD = 321, 13, 15
 
 def bpf(cmd, attr):
     buf = ctypes.create_string_buffer(attr, 128)
     ret = libc.syscall(SYS_BPF, cmd, buf, 128)
     return ret, buf.raw
-
-def prog_ids():
-    pid = 0
-    while True:
-        ret, raw = bpf(PROG_GET_NEXT_ID, struct.pack("II", pid, 0))
-        if ret < 0:
-            return
-        pid = struct.unpack_from("I", raw, 4)[0]
-        yield pid
 
 def prog_info(pid):
     fd, _ = bpf(PROG_GET_FD_BY_ID, struct.pack("III", pid, 0, 0))
@@ -33,12 +25,30 @@ def prog_info(pid):
     name = raw[64:80].split(b"\0")[0].decode()
     return name, struct.unpack_from("I", raw, 20)[0] // 8, struct.unpack_from("I", raw, 216)[0]
 
-before = set(prog_ids())
+def own_ids(pid):
+    """the programs whose fds perf holds: not those of other tools"""
+    ids = set()
+    d = "/proc/%d/fdinfo" % pid
+    for fd in os.listdir(d):
+        try:
+            for line in open(os.path.join(d, fd)):
+                if line.startswith("prog_id:"):
+                    ids.add(int(line.split()[1]))
+        except OSError:
+            pass
+    return ids
+
 perf = subprocess.Popen([sys.argv[1], "record"] + sys.argv[2:] +
                         ["-o", "/tmp/insns.data", "--", "sleep", "2"],
                         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-time.sleep(1.2)
-rows = [prog_info(p) for p in prog_ids() if p not in before]
-perf.wait()
-for r in sorted(x for x in rows if x):
+rows = {}
+# until perf exits: a large program may take seconds to load
+while perf.poll() is None:
+    try:
+        for p in own_ids(perf.pid):
+            rows.setdefault(p, prog_info(p))
+    except OSError:
+        pass
+    time.sleep(0.05)
+for r in sorted(x for x in rows.values() if x and x[0] != "libbpf_nametest"):
     print("| `%s` | %s | %d | %d |" % (" ".join(sys.argv[2:]), r[0], r[1], r[2]))
