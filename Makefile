@@ -7,8 +7,10 @@
 #   make check-kernels  the off-CPU tests on Debian's kernels (KERNELS, default
 #                 6.1 6.12 7.3), each booted under qemu: build/kernels/VER/
 #   make export   write build/src's postings (branches NN-topic) to patches/
-#   make postings write them as mailed, with the ids of the postings they need:
-#                 build/postings/NN-topic/
+#   make postings AUTHOR="Name <email>"  them as that person mails them, signed
+#                 off by them, with recipients and base: build/postings/NN-topic/
+#                 (for git send-email) and NN-topic.mbox (REROLL=N: [PATCH vN],
+#                 default 2; POSTINGS=DIR elsewhere)
 #   make refresh  recreate build/src from patches/ (refuses to drop unexported work)
 #   make upstream build the unpatched perf 7.3 into build/upstream/bin/perf
 #   make bisect   build the series patch by patch on a scratch copy
@@ -69,8 +71,11 @@ refresh: deps
 export:
 	@scripts/export.sh
 
+# the postings as a person sends them (scripts/postings.sh); git send-email
 postings: src
-	@scripts/export.sh --postings build/postings
+	@[ -n "$(AUTHOR)" ] || { echo 'usage: make postings AUTHOR="Name <email>" (who sends them and signs them off)' >&2; exit 1; }
+	@scripts/deps.sh git-email libmailtools-perl
+	@REROLL="$(REROLL)" scripts/postings.sh "$(AUTHOR)" $(or $(POSTINGS),build/postings)
 
 # the unpatched perf of the base, to compare with and exchange files with
 upstream: src

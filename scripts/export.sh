@@ -11,8 +11,7 @@
 #
 #   scripts/export.sh                  export
 #   scripts/export.sh --check          exit 1 if build/src has anything patches/ lacks
-#   scripts/export.sh --postings DIR   write the postings as they are posted, with
-#                                      the patch ids of the postings they need
+# (scripts/postings.sh writes them as a person mails them)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 SRC=build/src PATCHES=patches
@@ -46,20 +45,15 @@ for p in $postings; do
 	git -C $SRC config "branch.$p.description" "$(git -C $SRC config "branch.$p.description")"
 	prefix=PATCH
 	[ "$(git -C $SRC config --bool "branch.$p.rfc" || true)" = true ] && prefix="RFC PATCH"
-	base_opt=
-	[ "$mode" = --postings ] && base_opt="--base=base"
 	# --zero-commit keeps the files identical across re-applies (git am
 	# makes new commit ids)
 	git -C $SRC format-patch -q --zero-commit --numbered --cover-letter \
-		--cover-from-description=subject --subject-prefix="$prefix" $base_opt \
+		--cover-from-description=subject --subject-prefix="$prefix" \
 		-o "$out/$p" "$prev..$p"
 	# the cover letter is dated as the posting's last patch, not as now
 	last_patch=$(ls "$out/$p"/*.patch | tail -1)
 	date=$(grep -m1 '^Date: ' "$last_patch")
 	sed -i "s/^Date: .*/$date/" "$out/$p/0000-cover-letter.patch"
-	# the base is v7.3 (and the postings before): our base commit's id means
-	# nothing upstream, the patch ids of the postings before do
-	[ -n "$base_opt" ] && sed -i '/^base-commit: /d' "$out/$p/0000-cover-letter.patch"
 	(cd "$out" && ls -1 "$p"/*.patch | grep -v '/0000-cover-letter.patch$') >> "$out/series"
 	prev=$p
 done
@@ -73,13 +67,6 @@ case "$mode" in
 	if ! diff -r -q "$out" $PATCHES >/dev/null; then
 		echo "build/src commits differ from patches/"; exit 1
 	fi
-	exit 0
-	;;
---postings)
-	dir=${2:?usage: export.sh --postings DIR}
-	rm -rf "$dir" && mkdir -p "$dir"
-	cp -r "$out"/[0-9][0-9]-* "$dir"/
-	echo "wrote $(echo "$postings" | wc -l) postings to $dir/"
 	exit 0
 	;;
 esac
