@@ -62,7 +62,7 @@ if [ "${tip[$last]}" != "$(git -C "$SRC" rev-parse HEAD)" ]; then
 	echo "HEAD is not the last posting ($last): build/src is being changed, or has commits in no posting" >&2
 	exit 1
 fi
-base=$(git -C "$SRC" rev-parse base^{commit})
+base=$(git -C "$SRC" rev-parse "base^{commit}")
 pkgver=$(git -C "$SRC" log -1 --format=%s "$base" | sed -n 's/^Linux \([^ ]*\) .*/\1/p')
 [ -n "$pkgver" ] || { echo "build/src's base commit does not say its Linux version" >&2; exit 1; }
 
@@ -89,7 +89,6 @@ g update-ref refs/tags/base "$base"
 
 # the commits again, the person's
 export GIT_COMMITTER_NAME=$AUTHOR_NAME GIT_COMMITTER_EMAIL=$AUTHOR_EMAIL
-declare -A new
 parent=$base prev=base
 for p in $postings; do
 	if ! git -C "$SRC" merge-base --is-ancestor "${tip[$prev]:-$base}" "${tip[$p]}"; then
@@ -109,7 +108,6 @@ for p in $postings; do
 			g commit-tree "$c^{tree}" -p "$parent" -F "$tmp/msg")
 	done
 	g update-ref "refs/heads/$p" "$parent"
-	new[$p]=$parent
 	prev=$p
 done
 

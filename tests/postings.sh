@@ -7,7 +7,7 @@
 # build/src's master; git send-email --dry-run sends each posting's
 # directory as its messages, threaded under the cover letter.
 set -uo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/.." || exit 1
 SRC=build/src
 AUTHOR_NAME="Test Person" AUTHOR_EMAIL=test@example.org
 AUTHOR="$AUTHOR_NAME <$AUTHOR_EMAIL>"
@@ -82,7 +82,8 @@ for p in $postings; do
 	grep -q "^base-commit: $(git -C $SRC rev-parse base)$" "$cover" || fail "$p: no base-commit"
 	[ "$(grep -c '^prerequisite-patch-id: ' "$cover")" = $total ] ||
 		fail "$p: not one prerequisite-patch-id per patch of the postings before ($total)"
-	git -C $tmp/am am -q $(echo "$msgs" | tail -n +2 | sed "s|^|$d/|") > $tmp/am.log 2>&1 ||
+	# the mbox as it is, its cover letter dropped as empty
+	git -C $tmp/am am -q --empty=drop "$mb" > $tmp/am.log 2>&1 ||
 		{ cat $tmp/am.log; fail "$p does not apply with git am on ${prev:-base}"; }
 	git -C $tmp/am diff --quiet "$(git -C $SRC rev-parse "$p")" HEAD || fail "$p applied differs from build/src's $p"
 	total=$((total + count)) prev=$p
