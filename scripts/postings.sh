@@ -23,7 +23,8 @@
 #  - To: the maintainers (and their list, not LKML) of the sections whose
 #    files the posting changes, Cc: the rest of what get_maintainer.pl says for its
 #    patches (reviewers, other lists, keyword matches) and the Cc: lines of
-#    the cover letter, on every message of the posting.  get_maintainer.pl
+#    the cover letter (the branch description: they are taken out of its
+#    text), on every message of the posting.  get_maintainer.pl
 #    and MAINTAINERS are those of the base, from Debian's linux-source
 #    tarball (build/src has neither), extracted into build/maintainers/;
 #    GET_MAINTAINER_OPTS adds options (--no-keywords, ...);
@@ -159,7 +160,8 @@ for p in $postings; do
 		desc=$(echo "$desc" | sed -E "s/^Changes since the ([0-9]+)-patch version/Changes since v$((VERSION - 1)) (\1 patches)/")
 		echo "$desc" | grep -q "^Changes since v$((VERSION - 1))" || missing_changes="$missing_changes $p"
 	fi
-	g config "branch.$p.description" "$desc
+	# its Cc: lines go in the headers of the posting's messages (below)
+	g config "branch.$p.description" "$(echo "$desc" | grep -v '^Cc: ')
 
 $(base_text $i)"
 	opts=(-q --zero-commit --numbered --cover-letter --cover-from-description=subject
