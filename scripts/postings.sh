@@ -21,12 +21,12 @@
 #    person, --base=base: base-commit is build/src's base commit and the
 #    prerequisite-patch-ids are the patches of the postings before;
 #  - To: the maintainers (and their list, not LKML) of the sections whose
-#    files the posting changes, Cc: the rest of what get_maintainer.pl says for its
-#    patches (reviewers, other lists, keyword matches) and the Cc: lines of
-#    the cover letter (the branch description: they are taken out of its
-#    text), on every message of the posting.  get_maintainer.pl
-#    and MAINTAINERS are those of the base, from Debian's linux-source
-#    tarball (build/src has neither), extracted into build/maintainers/;
+#    files the posting changes; Cc: the rest of what get_maintainer.pl says
+#    for its patches (reviewers, other lists, keyword matches) and the Cc:
+#    lines of the cover letter (the branch description: they are taken out
+#    of its text); on every message of the posting.  get_maintainer.pl and
+#    MAINTAINERS are those of the base, from Debian's linux-source tarball
+#    (build/src has neither), extracted into build/maintainers/;
 #    GET_MAINTAINER_OPTS adds options (--no-keywords, ...);
 #  - the cover letter says the base: Debian's linux-source version, and
 #    that the rebase onto perf-tools-next, not fetched here, comes first.
