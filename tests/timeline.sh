@@ -1,5 +1,5 @@
 #!/bin/bash
-# perf script report offcpu-timeline: the off-CPU waits of perf test -w
+# scripts/offcpu-timeline.py (perf script -s): the off-CPU waits of perf test -w
 # offcpu_pingpong, recorded at threshold 0.05 ms so that most have times, as
 # Chrome trace events, opened in speedscope in headless Chromium: one
 # profile per thread, whose time in slices is the sum of the thread's
@@ -19,7 +19,7 @@ tests/browser/setup.sh || fail "the browser harness"
 $PERF record --off-cpu=wakers --off-cpu-thresh 0.05 -g -e dummy -o $d/perf.data -- \
 	$PERF test -w offcpu_pingpong 2000 > $d/workload.txt 2> $d/record.err ||
 	fail "record: $(cat $d/record.err)"
-$PERF script -i $d/perf.data report offcpu-timeline -- -o $d/timeline.json 2> $d/export.err ||
+$PERF script -i $d/perf.data -s scripts/offcpu-timeline.py -- -o $d/timeline.json 2> $d/export.err ||
 	fail "export: $(cat $d/export.err)"
 cat $d/export.err
 
