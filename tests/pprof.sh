@@ -1,9 +1,13 @@
 #!/bin/bash
-# perf script report offcpu-pprof, read by Go's pprof (Debian's golang-go),
+# perf data convert --to-pprof, read by Go's pprof (Debian's golang-go),
 # on a recording of perf test -w offcpu_pingpong: the default sample type
 # is the off-CPU time in nanoseconds; per thread, its off-CPU time is
 # perf report's (within 0.1%); no stack starts in the scheduler.  With
 # --wallclock, the time on CPU (cpu-clock) too, each thread's whole time.
+# On CPU, perf record -e cpu-clock of perf test -w thloop: the default
+# sample type is cpu-clock in nanoseconds, per thread its time is perf
+# report's, the profile is named after perf's mapping, that has its
+# build-id, and its duration is the recording's.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 scripts/deps.sh golang-go > /dev/null || exit 1
@@ -15,7 +19,7 @@ fail() { echo "FAIL: $*"; exit 1; }
 
 $PERF record --off-cpu -g -e dummy -o $d/perf.data -- $PERF test -w offcpu_pingpong \
 	> $d/workload.txt 2> $d/record.err || fail "record: $(cat $d/record.err)"
-$PERF script -i $d/perf.data report offcpu-pprof -- -o $d/offcpu.pb.gz 2> $d/export.err ||
+$PERF data convert -i $d/perf.data --to-pprof $d/offcpu.pb.gz 2> $d/export.err ||
 	fail "export: $(cat $d/export.err)"
 go tool pprof -raw $d/offcpu.pb.gz > $d/raw.txt 2> $d/raw.err || fail "pprof: $(cat $d/raw.err)"
 go tool pprof -top $d/offcpu.pb.gz > $d/top.txt 2>&1 || fail "pprof -top: $(cat $d/top.txt)"
@@ -52,13 +56,14 @@ awk '/^Samples:/ { s = 1; next } /^Locations/ { s = 0; l = 1; next } /^Mappings/
 $PERF record --off-cpu=runnable -e cpu-clock -g -o $d/wall.data -- \
 	$PERF test -w offcpu_pingpong 2000 > $d/wall-workload.txt 2> $d/record.err ||
 	fail "record: $(cat $d/record.err)"
-$PERF script -i $d/wall.data report offcpu-pprof -- --wallclock -o $d/wall.pb.gz \
+$PERF data convert -i $d/wall.data --to-pprof $d/wall.pb.gz --wallclock \
 	2> $d/export.err || fail "export: $(cat $d/export.err)"
 go tool pprof -raw $d/wall.pb.gz > $d/wall.txt 2> $d/raw.err || fail "pprof: $(cat $d/raw.err)"
-grep -q '^wall/nanoseconds\[dflt\] off_cpu/nanoseconds blocked/nanoseconds runq/nanoseconds$' \
-	$d/wall.txt || fail "the default sample type is not wall: $(grep -A1 '^Samples' $d/wall.txt)"
+types='wall/nanoseconds\[dflt\] off_cpu/nanoseconds blocked/nanoseconds runq/nanoseconds'
+grep -q "^$types cpu-clock/nanoseconds samples/count\$" $d/wall.txt ||
+	fail "the default sample type is not wall: $(grep -A1 '^Samples' $d/wall.txt)"
 awk '/^Samples:/ { s = 1; next } /^Locations/ { s = 0 }
-     s && /^ *[0-9]+ +[0-9]+ +[0-9]+ +[0-9]+:/ { w = $1; o = $2 }
+     s && /^ *[0-9]+ +[0-9]+ +[0-9]+ +[0-9]+ +[0-9]+ +[0-9]+:/ { w = $1; o = $2 }
      s && /tid:\[/ { t = $0; sub(/.*tid:\[/, "", t); sub(/\].*/, "", t); W[t] += w; O[t] += o }
      END { for (t in W) printf "%s %.0f %.0f\n", t, W[t], O[t] }' $d/wall.txt | sort > $d/wall.tids
 $PERF script -i $d/wall.data -F tid,period,event 2> /dev/null |
@@ -87,4 +92,46 @@ for tag in thread state pid tid; do
 	grep -q "^ *$tag: Total" $d/tags.txt || fail "no $tag in pprof -tags: $(cat $d/tags.txt)"
 done
 grep -A4 '^ *state: Total' $d/tags.txt
+
+# on CPU: the samples of cpu-clock, whose period is the time they stand
+# for; per thread, as perf report has them.  The duration is from the first
+# event to the last: at least the second thloop spins, at most the time
+# perf record took.
+t0=$(date +%s%N)
+$PERF record -e cpu-clock -g -o $d/oncpu.data -- $PERF test -w thloop 1 \
+	> /dev/null 2> $d/record.err || fail "record: $(cat $d/record.err)"
+t1=$(date +%s%N)
+$PERF data convert -i $d/oncpu.data --to-pprof $d/oncpu.pb.gz 2> $d/export.err ||
+	fail "export: $(cat $d/export.err)"
+cat $d/export.err
+go tool pprof -raw $d/oncpu.pb.gz > $d/oncpu.txt 2> $d/raw.err || fail "pprof: $(cat $d/raw.err)"
+go tool pprof -top $d/oncpu.pb.gz > $d/oncpu-top.txt 2>&1 || fail "pprof -top: $(cat $d/oncpu-top.txt)"
+head -4 $d/oncpu-top.txt
+grep -q '^cpu-clock/nanoseconds\[dflt\] samples/count$' $d/oncpu.txt ||
+	fail "the default sample type is not cpu-clock: $(grep -A1 '^Samples' $d/oncpu.txt)"
+awk '/^Samples:/ { s = 1; next } /^Locations/ { s = 0 }
+     s && /^ *[0-9]+ +[0-9]+:/ { v = $1 }
+     s && /tid:\[/ { t = $0; sub(/.*tid:\[/, "", t); sub(/\].*/, "", t); sum[t] += v }
+     END { for (t in sum) printf "%s %.0f\n", t, sum[t] }' $d/oncpu.txt | sort > $d/oncpu.tids
+$PERF report -i $d/oncpu.data --stdio -q --sort pid -F period,pid -g none 2> /dev/null |
+	awk 'NF { split($2, a, ":"); print a[1], $1 }' | sort > $d/oncpu-report.tids
+echo "tid cpu-clock: pprof perf-report"
+join $d/oncpu.tids $d/oncpu-report.tids | tee $d/oncpu-both.tids
+[ "$(wc -l < $d/oncpu-both.tids)" -ge 2 ] &&
+	[ "$(wc -l < $d/oncpu-both.tids)" = "$(wc -l < $d/oncpu-report.tids)" ] ||
+	fail "threads missing: $(cat $d/oncpu.tids | tr '\n' ' ') against $(cat $d/oncpu-report.tids | tr '\n' ' ')"
+awk '$2 != $3 { print "FAIL: tid " $1 ": " $2 " against " $3; bad = 1 } END { exit bad }' \
+	$d/oncpu-both.tids || exit 1
+grep -q '^File: perf$' $d/oncpu-top.txt || fail "the profile is not named after perf: $(head -1 $d/oncpu-top.txt)"
+awk '/^Mappings/ { m = 1; next } m && $3 ~ /\/perf$/ && length($4) == 40 && $4 ~ /^[0-9a-f]+$/ { ok = 1 } END { exit !ok }' \
+	$d/oncpu.txt || fail "no build-id of perf's mapping: $(sed -n '/^Mappings/,$p' $d/oncpu.txt | head -5)"
+dur=$(awk '/^Duration:/ { sub(/,$/, "", $2); print $2; exit }' $d/oncpu-top.txt)
+awk -v d="$dur" -v e="$(( (t1 - t0) / 1000 ))" 'BEGIN {
+	s = d; sub(/s$/, "", s); if (d ~ /ms$/) { s = d; sub(/ms$/, "", s); s /= 1000 }
+	printf "duration %s: thloop spins 1 s, perf record took %.3f s\n", d, e / 1e6
+	exit !(s >= 1 && s <= e / 1e6) }' || fail "the duration $dur is not the recording's"
+go tool pprof -tags $d/oncpu.pb.gz > $d/oncpu-tags.txt 2>&1 || fail "pprof -tags: $(cat $d/oncpu-tags.txt)"
+for tag in thread pid tid; do
+	grep -q "^ *$tag: Total" $d/oncpu-tags.txt || fail "no $tag in pprof -tags: $(cat $d/oncpu-tags.txt)"
+done
 echo ok

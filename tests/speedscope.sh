@@ -1,5 +1,5 @@
 #!/bin/bash
-# perf script report offcpu-pprof's profile of perf test -w offcpu_pingpong,
+# perf data convert --to-pprof's profile of perf test -w offcpu_pingpong,
 # opened in speedscope (the npm package) in headless Chromium, offline: it
 # loads, as one profile whose total weight is the sum of the off_cpu values
 # and perf report's total period (within 0.1%), in nanoseconds shown as
@@ -18,7 +18,7 @@ tests/browser/setup.sh || fail "the browser harness"
 
 $PERF record --off-cpu -g -e dummy -o $d/perf.data -- $PERF test -w offcpu_pingpong \
 	> $d/workload.txt 2> $d/record.err || fail "record: $(cat $d/record.err)"
-$PERF script -i $d/perf.data report offcpu-pprof -- -o $d/offcpu.pb.gz 2> $d/export.err ||
+$PERF data convert -i $d/perf.data --to-pprof $d/offcpu.pb.gz 2> $d/export.err ||
 	fail "export: $(cat $d/export.err)"
 
 # the sums of the three sample types (go tool pprof keeps files under HOME)
