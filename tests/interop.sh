@@ -14,11 +14,19 @@ dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
 fail=0
 
+# the time the samples written at the end are stored at, ~0ull << 32 ns:
+# --time MARK, selects them, --time ,BEFORE the others
+MARK=18446744069.414584 BEFORE=18446744069.414583
+
 # one line per sample: pid/tid time period | ip sym | ip sym ...  (one entry
 # an address: perf script adds the functions inlined there where it finds
-# the symbol)
+# the symbol); the time of a sample written at the end is END (upstream
+# shows the time it is stored at, ours the recording's end)
 samples() {	# perf file
-	"$1" script -i "$2" -F pid,tid,time,period,ip,sym 2>/dev/null |
+	{ "$1" script -i "$2" --time ",$BEFORE" -F pid,tid,time,period,ip,sym 2>/dev/null
+	  echo
+	  "$1" script -i "$2" --time "$MARK," -F pid,tid,time,period,ip,sym 2>/dev/null |
+		sed -E 's/^( *[0-9]+\/[0-9]+ +)[0-9.]+:/\1END:/'; } |
 		awk 'BEGIN { RS = ""; FS = "\n" }
 		     { line = $1; last = ""
 		       for (i = 2; i <= NF; i++) {
@@ -84,21 +92,26 @@ for rec in upstream ours; do
 done
 
 # upstream's rule on our file: a time of ~0ull << 32 and on is written at
-# the end; so every other sample is a direct one, at least as long as the
-# threshold (the samples written at the end add up shorter intervals, and
-# can be longer)
+# the end (END: upstream's --time MARK, picked it); so every other sample
+# is a direct one, at least as long as the threshold (the samples written
+# at the end add up shorter intervals, and can be longer)
 if [ -s "$dir/ours.by-upstream" ]; then
 	awk -v thresh=$((THRESH_MS * 1000000)) '
-		{ split($0, f, " "); if (f[2] + 0 >= 18446744069.4) { end++; next }
+		{ split($0, f, " "); if (f[2] == "END:") { end++; next }
 		  direct++; if (f[3] + 0 < thresh) bad++ }
 		END { printf "%s  upstream tells %d direct and %d at-the-end samples apart in our file, %d wrongly\n",
 			     bad || !end || !direct ? "FAIL" : "ok  ", direct, end, bad
 		      exit bad || !end || !direct }' "$dir/ours.by-upstream" || fail=1
 fi
 # and it picks exactly the samples that ours says were written at the end
+# (ours shows them at the end of the recording: --time picks them by the
+# time stored)
 if [ -s "$dir/ours.data" ]; then
-	"$OURS" script -i "$dir/ours.data" -F time,offcpu 2> /dev/null |
-		awk '{ at_end = $1 + 0 >= 18446744069.4; agg = $3 == "aggregated"
+	{ "$OURS" script -i "$dir/ours.data" --time ",$BEFORE" -F time,offcpu 2> /dev/null
+	  "$OURS" script -i "$dir/ours.data" --time "$MARK," -F time,offcpu 2> /dev/null |
+		sed 's/^/END /'; } |
+		awk '{ at_end = $1 == "END"; if (at_end) $1 = ""; $0 = $0
+		       agg = $3 == "aggregated"
 		       if (NF < 3) none++; else if (at_end != agg) bad++; if (agg) n++ }
 		     END { printf "%s  the rule picks our %d aggregated samples of %d, %d wrongly, %d without a flag\n",
 				  bad || none || !n ? "FAIL" : "ok  ", n, NR, bad, none
