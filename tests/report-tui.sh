@@ -3,7 +3,8 @@
 # perf test): an off-CPU file opens on the offcpu-time event, not on a
 # menu with the empty dummy event; with two events, one of them without
 # samples, the menu lists both (perf top's rule too: an event empty when
-# the browser opens must stay reachable).
+# the browser opens must stay reachable); perf report --event of one
+# event of time on and off CPU opens on it, of both on a menu of both.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 PERF=${PERF:-$PWD/build/bin/perf}
@@ -17,9 +18,10 @@ fail=0
 command -v tmux > /dev/null || { echo "SKIP no tmux"; exit 1; }
 $PERF version --build-options | grep -q 'libslang: \[ on' || { echo "SKIP no TUI"; exit 1; }
 
-# the first screen of perf report -i $1 (a menu, or entries), in $2
+# the first screen of perf report -i $1 (a menu, or entries), in $2, with
+# the options that follow
 first_screen() {
-	tmux new-session -d -s $session -x 160 -y 30 "$PERF report -i $1; sleep 600"
+	tmux new-session -d -s $session -x 160 -y 30 "$PERF report -i $1 ${*:3}; sleep 600"
 	# until it is drawn, up to 60 s
 	for _ in $(seq 600); do
 		tmux capture-pane -t $session -p > "$2"
@@ -52,5 +54,25 @@ if [ "$n" = 0 ] && grep -q "Available samples" $out/two.screen &&
 else
 	echo "FAIL  two events, one empty ($n alignment-faults samples): not both in a menu:"
 	head -8 $out/two.screen; fail=1
+fi
+# time on and off CPU: --event opens on one of them, without the menu,
+# and with two of them, on a menu of those two
+$PERF record -q -e cpu-clock --off-cpu -o $out/oncpu.data -- \
+	$PERF test -w offcpu_wallclock 1 50 60 > /dev/null || exit 1
+first_screen $out/oncpu.data $out/oncpu.screen --event offcpu-time
+if grep -q "^Samples: .* of event 'offcpu-time'" $out/oncpu.screen &&
+   ! grep -q "Available samples" $out/oncpu.screen; then
+	echo "ok    --event offcpu-time opens on offcpu-time"
+else
+	echo "FAIL  --event offcpu-time does not open on offcpu-time:"
+	head -8 $out/oncpu.screen; fail=1
+fi
+first_screen $out/oncpu.data $out/oncpu.screen --event offcpu-time,cpu-clock
+if grep -q "Available samples" $out/oncpu.screen &&
+   grep -q "cpu-clock" $out/oncpu.screen && grep -q "offcpu-time" $out/oncpu.screen; then
+	echo "ok    --event of both events: the menu lists both"
+else
+	echo "FAIL  --event of both events: not both in a menu:"
+	head -8 $out/oncpu.screen; fail=1
 fi
 exit $fail
