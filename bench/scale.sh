@@ -80,7 +80,9 @@ for nr in $NRS; do
 		rss=$(awk -F: '/Maximum resident/ { printf "%.0f", $2 / 1024 }' "$TMP/time")
 		grep -q "Segmentation\|signal 11" "$TMP/time" "$TMP/err" && rc="$rc (SIGSEGV)"
 		reads=no; nthreads=-
-		if [ -s "$TMP/perf.data" ] && "$P" report -i "$TMP/perf.data" --stdio -q > /dev/null 2>&1; then
+		if [ -s "$TMP/perf.data" ] &&
+		   "$P" report -i "$TMP/perf.data" --stdio -q > /dev/null 2> "$TMP/report" &&
+		   ! grep -q "ERROR\|failed" "$TMP/report"; then
 			reads=yes
 			nthreads=$("$P" script -i "$TMP/perf.data" -F tid 2> /dev/null | sort -u | wc -l)
 		fi
