@@ -6,7 +6,9 @@
 # skipped test counts as failed: everything here is expected to run on
 # these machines, but for the cases that need what this kernel lacks
 # (KERNEL_SKIPS: the preempt count in /proc/kallsyms, that
-# CONFIG_KALLSYMS_ALL gives): a suite whose other cases pass passes, and
+# CONFIG_KALLSYMS_ALL gives; every switch traced, that this machine's
+# 6.18 does not do: the wall-clock test records again while perf says it
+# lost an interval, and skips after 5): a suite whose other cases pass passes, and
 # those cases are listed as skipped, with their reason (the kernel matrix
 # runs them, in Debian's kernels).
 set -uo pipefail
@@ -17,7 +19,7 @@ SRC=build/src
 LOG=build/check
 mkdir -p $LOG
 passed=0 failed=0 skipped=0
-KERNEL_SKIPS='no preempt count in /proc/kallsyms'
+KERNEL_SKIPS='no preempt count in /proc/kallsyms\|the kernel did not trace every switch'
 
 result() {	# name rc
 	if [ "$2" = 0 ]; then
