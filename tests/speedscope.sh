@@ -4,7 +4,8 @@
 # loads, as one profile whose total weight is the sum of the off_cpu values
 # and perf report's total period (within 0.1%), in nanoseconds shown as
 # time; no stack's top is a scheduler function; screenshot in
-# build/speedscope.png.
+# build/speedscope.png.  And a cpu-clock recording's profile: its total is
+# perf report's.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 scripts/deps.sh golang-go > /dev/null || exit 1
@@ -59,4 +60,19 @@ echo "stack tops: $(echo $leaves)"
 echo "$leaves" | grep -E '^(__schedule|schedule|schedule_.*|preempt_schedule.*)$' &&
 	fail "a stack's top is a scheduler function"
 echo "screenshot: build/speedscope.png"
+
+# on CPU: a cpu-clock recording's profile, its total perf report's
+$PERF record -e cpu-clock -g -o $d/cpu.data -- $PERF test -w thloop 1 > /dev/null 2> $d/record.err ||
+	fail "record cpu-clock: $(cat $d/record.err)"
+$PERF data convert -i $d/cpu.data --to-pprof $d/cpu.pb.gz 2> $d/export.err ||
+	fail "export cpu-clock: $(cat $d/export.err)"
+report=$($PERF report -i $d/cpu.data --stdio -q --sort pid -F period,pid -g none 2> /dev/null |
+	awk 'NF { s += $1 } END { printf "%.0f\n", s }')
+node $B/speedscope.mjs "$PWD/$d/cpu.pb.gz" $d/cpu.png left-heavy \
+	> $d/speedscope.json 2> $d/speedscope.err || fail "speedscope cpu-clock: $(cat $d/speedscope.err)"
+j '.profiles[] | "speedscope (cpu-clock): profile \(.name), unit \(.unit), total \(.total)"'
+[ "$(j '.profiles[0].unit')" = nanoseconds ] || fail "cpu-clock unit $(j '.profiles[0].unit')"
+total=$(j '.profiles[0].total')
+near "$total" "$report" || fail "speedscope's cpu-clock total $total is not perf report's $report"
+echo "speedscope's cpu-clock total is perf report's ($report ns) ok"
 echo ok
