@@ -33,8 +33,8 @@ result() {	# name rc
 git -C $SRC diff --quiet base -- tools/perf/tests/shell/record_offcpu.sh
 result "upstream's record_offcpu.sh unchanged by the series" $?
 
-# perf test: every test about off-cpu
-$PERF test list 2>&1 | grep -E -i 'off-?cpu|pprof' | sed -E 's/^ *([0-9.]+): (.*)$/\1|\2/' > $LOG/perf-tests
+# perf test: every test about off-cpu, and the series' other tests
+$PERF test list 2>&1 | grep -E -i 'off-?cpu|pprof|BPF program events' | sed -E 's/^ *([0-9.]+): (.*)$/\1|\2/' > $LOG/perf-tests
 while IFS='|' read -r num desc; do
 	# a suite of several cases: each case is checked, in a run of the suite
 	grep -q "^$num\." $LOG/perf-tests && continue
