@@ -58,6 +58,20 @@ int eprintf(int level __maybe_unused, int var __maybe_unused, const char *fmt __
 	abort();
 }
 
+/* and its off_cpu__kernel_symbol() */
+struct map;
+struct maps;
+
+struct machine *maps__machine(const struct maps *maps __maybe_unused)
+{
+	abort();
+}
+
+int map__load(struct map *map __maybe_unused)
+{
+	abort();
+}
+
 static struct regs_dump regs;
 
 struct regs_dump *perf_sample__user_regs(struct perf_sample *sample)
