@@ -13,23 +13,9 @@ if ! scripts/deps.sh postgresql-15 postgresql-client-15 > /dev/null; then
 	echo "SKIP: apt cannot install postgresql-15 and postgresql-client-15"; exit 2
 fi
 PERF=${PERF:-$PWD/build/bin/perf}
-PG=/usr/lib/postgresql/15/bin
-d=build/check/postgres-chain
-sock=$PWD/$d/run port=54339
+d=build/check/postgres-chain port=54339
 export PERF_CONFIG=/dev/null
-fail() { echo "FAIL: $*"; exit 1; }
-pg() { runuser -u postgres -- "$@"; }
-stop() { [ ! -f $d/data/postmaster.pid ] || pg $PG/pg_ctl -D $d/data stop -m immediate > /dev/null; }
-sql() { pg $PG/psql -h $sock -p $port -Atc "$1" postgres; }
-
-stop	# a run killed before its trap
-trap '[ -z "${bench:-}" ] || kill $bench 2> /dev/null; stop' EXIT
-rm -rf $d && mkdir -p $d/data $d/run && chmod 755 $d && chown postgres: $d/data $d/run
-pg $PG/initdb -D $d/data -A trust -U postgres > $d/initdb.log 2>&1 || fail "initdb: $(cat $d/initdb.log)"
-pg $PG/pg_ctl -D $d/data -w -l $d/run/server.log -o "-p $port -k $sock -c listen_addresses=''" \
-	start > /dev/null || fail "pg_ctl start: $(cat $d/run/server.log)"
-pg $PG/pgbench -h $sock -p $port -i -s 1 -q postgres > $d/init.log 2>&1 ||
-	fail "pgbench -i: $(cat $d/init.log)"
+. tests/lib/pg-cluster.sh
 
 # -p follows only the children born after it attaches: the backends first
 echo 'UPDATE pgbench_accounts SET abalance = abalance + 1 WHERE aid = 1;' > $d/row.sql

@@ -16,23 +16,9 @@ if ! scripts/deps.sh postgresql-15 postgresql-client-15 libc6-dbg > /dev/null; t
 	echo "SKIP: apt cannot install postgresql-15, postgresql-client-15 and libc6-dbg"; exit 2
 fi
 PERF=${PERF:-$PWD/build/bin/perf}
-PG=/usr/lib/postgresql/15/bin
-d=build/check/postgres
-sock=$PWD/$d/run port=54329
+d=build/check/postgres port=54329
 export PERF_CONFIG=/dev/null
-fail() { echo "FAIL: $*"; exit 1; }
-pg() { runuser -u postgres -- "$@"; }
-stop() { [ ! -f $d/data/postmaster.pid ] || pg $PG/pg_ctl -D $d/data stop -m immediate > /dev/null; }
-sql() { pg $PG/psql -h $sock -p $port -Atc "$1" postgres; }
-
-stop	# a run killed before its trap
-trap '[ -z "${bench:-}" ] || kill $bench 2> /dev/null; stop' EXIT
-rm -rf $d && mkdir -p $d/data $d/run && chmod 755 $d && chown postgres: $d/data $d/run
-pg $PG/initdb -D $d/data -A trust -U postgres > $d/initdb.log 2>&1 || fail "initdb: $(cat $d/initdb.log)"
-pg $PG/pg_ctl -D $d/data -w -l $d/run/server.log -o "-p $port -k $sock -c listen_addresses=''" \
-	start > /dev/null || fail "pg_ctl start: $(cat $d/run/server.log)"
-pg $PG/pgbench -h $sock -p $port -i -s 1 -q postgres > $d/init.log 2>&1 ||
-	fail "pgbench -i: $(cat $d/init.log)"
+. tests/lib/pg-cluster.sh
 
 # (a) system wide, pgbench's TPC-B-like script: each commit waits for the WAL
 $PERF record --off-cpu=wakers -g -a -o $d/a.data -- runuser -u postgres -- \
