@@ -21,7 +21,7 @@ ctxt() { awk '$1 == "ctxt" { print $2 }' /proc/stat; }
 # the switches: one pair of threads ping-ponging, again and again
 ( while :; do "$PERF" bench sched pipe -l 1000000 > /dev/null 2>&1; done ) &
 load=$!
-trap 'kill $load $rec 2> /dev/null; pkill -f "bench sched pipe" 2> /dev/null' EXIT
+trap 'kill ${load:-} ${rec:-} 2> /dev/null; pkill -f "bench sched pipe" 2> /dev/null' EXIT
 
 "$PERF" record --off-cpu -a -o "$DATA" -- sleep $((MINUTES * 60)) > "$OUT/long.out" 2>&1 &
 rec=$!
