@@ -18,7 +18,7 @@ scripts/deps.sh clang libclang-rt-14-dev
 # upstream.  Fine on x86 and arm64; UBSan would flag each of those reads.
 clang -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize=alignment \
 	-fno-sanitize-recover=all \
-	-D_GNU_SOURCE -I$S/perf -I$S/perf/util -I$S/include -I$S/include/uapi -I$S/lib/perf/include \
+	-D_GNU_SOURCE -I$S/perf -I$S/perf/util -I$S/include -I$S/include/uapi -I$S/lib -I$S/lib/perf/include \
 	-I$S/arch/x86/include -o $OUT/off_cpu_raw_fuzz \
 	tests/fuzz/off_cpu_raw_fuzz.c $S/perf/util/off_cpu.c $S/lib/hweight.c $S/lib/string.c $S/lib/ctype.c
 # seeds: valid raw data as in samples (see bpf_skel/off_cpu_data.h): pid,

@@ -99,7 +99,10 @@ while IFS='|' read -r num desc; do
 	grep -q "^$num\." /tmp/perf-tests && continue
 	log=/tmp/perf-test-$num.log
 	# a test that hangs is killed, and fails with what it printed
+	start=$(date +%s)
 	timeout -k 10 900 $PERF test -vv "${num%%.*}" > $log 2>&1
+	rc=$?
+	echo "exit $rc after $(( $(date +%s) - start )) s" >> $log
 	cp $log $OUT/
 	if grep -E -q "^ *$num: .*: Ok$" $log; then
 		result ok "perf test $num: $desc"
@@ -107,7 +110,9 @@ while IFS='|' read -r num desc; do
 		result skip "perf test $num: $desc" "$(grep -o '\[Skipped [^]]*' $log | sort -u | tr '\n' ' ')"
 	else
 		result FAIL "perf test $num: $desc"
-		grep -E 'Failed|FAIL' $log | head -10 | sed 's/^/      /' >> $OUT/summary
+		# why: its own words, else how it ended (killed by timeout: 124)
+		{ grep -E 'Failed|FAIL' $log | head -10 || tail -5 $log; } | cut -c1-300 |
+			sed 's/^/      /' >> $OUT/summary
 	fi
 done < /tmp/perf-tests
 

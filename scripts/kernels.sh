@@ -148,7 +148,8 @@ run() {
 		< /dev/null > "$dir/console.log" 2>&1 || true
 	if grep -q -E '^[0-9]+ passed, [0-9]+ failed' "$dir/out/summary" 2> /dev/null; then
 		echo "== $ver: $(tail -1 "$dir/out/summary") in $(( $(date +%s) - start )) s"
-		grep -E '^(FAIL|skip)' "$dir/out/summary" | sed 's/^/   /' || true
+		# each failure with the lines that say why
+		grep -E '^(FAIL|skip|      )' "$dir/out/summary" | sed 's/^/   /' || true
 	else
 		echo "== $ver: no result in $(( $(date +%s) - start )) s; the last tests and the console:"
 		tail -5 "$dir/out/summary" 2> /dev/null | cut -c1-200 | sed 's/^/   /'

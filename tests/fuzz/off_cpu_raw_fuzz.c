@@ -58,6 +58,14 @@ int eprintf(int level __maybe_unused, int var __maybe_unused, const char *fmt __
 	abort();
 }
 
+/* and its off_cpu__shown_time() */
+struct evsel;
+
+bool evsel__is_offcpu_event(struct evsel *evsel __maybe_unused)
+{
+	abort();
+}
+
 /* and its off_cpu__kernel_symbol() */
 struct map;
 struct maps;
