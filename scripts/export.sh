@@ -46,8 +46,10 @@ for p in $postings; do
 	prefix=PATCH
 	[ "$(git -C $SRC config --bool "branch.$p.rfc" || true)" = true ] && prefix="RFC PATCH"
 	# --zero-commit keeps the files identical across re-applies (git am
-	# makes new commit ids)
-	git -C $SRC format-patch -q --zero-commit --numbered --cover-letter \
+	# makes new commit ids); a fixed abbreviation, as the kernel's
+	# submitting-patches.rst asks, keeps them identical across clones (git
+	# abbreviates by the number of objects, which rebases grow)
+	git -C $SRC -c core.abbrev=12 format-patch -q --zero-commit --numbered --cover-letter \
 		--cover-from-description=subject --subject-prefix="$prefix" \
 		-o "$out/$p" "$prev..$p"
 	# the cover letter is dated as the posting's last patch, not as now

@@ -85,7 +85,7 @@ R=$tmp/repo.git
 git init -q --bare "$R"
 echo "$(git -C "$SRC" rev-parse --path-format=absolute --git-common-dir)/objects" \
 	> "$R/objects/info/alternates"
-g() { git -C "$R" "$@"; }
+g() { git -C "$R" -c core.abbrev=12 "$@"; }
 g update-ref refs/tags/base "$base"
 
 # the commits again, the person's
