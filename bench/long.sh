@@ -6,12 +6,13 @@
 # ctxt).  Then what perf record said (lost, dropped), the size of the
 # file, and the time perf report takes to read it.
 #   bench/long.sh                 (MINUTES=10, PERF=build/bin/perf)
-# A markdown table in $RESULTS (build/bench/long.md).
+# A markdown table in $RESULTS (build/bench/long.md); OUT, the directory of
+# what perf said (build/bench), and DATA, the file, can be put elsewhere.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 MINUTES=${MINUTES:-10}
 PERF=${PERF:-$PWD/build/bin/perf}
-OUT=$PWD/build/bench
+OUT=${OUT:-$PWD/build/bench}
 RESULTS=${RESULTS:-$OUT/long.md}
 DATA=${DATA:-$OUT/long.data}
 mkdir -p "$OUT"
