@@ -85,7 +85,10 @@ mode wakers-dwarf-32k dwarf --off-cpu=wakers --call-graph dwarf,32768
 mode runnable user --off-cpu=runnable -g
 mode stack-rate user --off-cpu=stack-rate=1000 -g
 mode all user --off-cpu=wakers,runnable -g --off-cpu-thresh 1
-mode system-wide user --off-cpu -g -a
+# reading a process's maps can take longer than perf's 500 ms under full
+# emulation (7.3's guest, the host busy: "Reading /proc/411/task/411/maps
+# time out"), which the mode's check takes for a failure
+mode system-wide user --off-cpu -g -a --proc-map-timeout 60000
 
 # the blocked / run-queue split, against the threads' own schedstat
 CHECK_OUT=/tmp/check bash $TOP/tests/conservation.sh > /tmp/conservation.log 2>&1
