@@ -21,11 +21,15 @@ mkdir -p $LOG
 passed=0 failed=0 skipped=0
 KERNEL_SKIPS='no preempt count in /proc/kallsyms\|the kernel did not trace every switch'
 
-result() {	# name rc
+start=$SECONDS
+result() {	# name rc: with the seconds since the last result, but for quick ones
+	local t=$((SECONDS - start))
+	if [ $t -ge 10 ]; then t=" ($t s)"; else t=; fi
+	start=$SECONDS
 	if [ "$2" = 0 ]; then
-		passed=$((passed + 1)); echo "ok    $1"
+		passed=$((passed + 1)); echo "ok    $1$t"
 	else
-		failed=$((failed + 1)); echo "FAIL  $1"
+		failed=$((failed + 1)); echo "FAIL  $1$t"
 	fi
 }
 
@@ -55,6 +59,7 @@ grep -q 'perf record offcpu profiling tests' $LOG/perf-tests
 result "perf test: upstream's off-cpu test found" $?
 
 make -s -C workloads OUT="$WORKLOADS" || result "build workloads" 1
+start=$SECONDS
 
 # the project's own tests
 for t in tests/*.sh; do
