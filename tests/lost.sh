@@ -12,7 +12,14 @@ rm -rf $d && mkdir -p $d
 export PERF_CONFIG=/dev/null
 fail() { echo "FAIL: $*"; exit 1; }
 
-# 110000 threads, 8 at a time, each asleep 100 us once: one key each
+# 110000 threads, 8 at a time, each asleep 100 us once: one key each, as
+# long as their tids are not used again: a pid_max of 32768 (this VM's)
+# wraps them, raised for the test
+pid_max=$(cat /proc/sys/kernel/pid_max)
+if [ "$pid_max" -lt 4194304 ]; then
+	echo 4194304 > /proc/sys/kernel/pid_max || fail "cannot raise pid_max ($pid_max)"
+	trap 'echo $pid_max > /proc/sys/kernel/pid_max' EXIT
+fi
 cat > $d/threads.py <<'PY'
 import threading, time
 for _ in range(110000 // 8):
