@@ -4,8 +4,8 @@
 # on its own.  The object dir is kept between patches and runs: only what a
 # patch touches is rebuilt.  Ends with "N passed, N failed".
 # FROM=N: apply the first N-1 patches without building (they built before).
-# A patch that only touches tests/shell/ or Documentation/ is applied, not
-# built: make builds neither.
+# A patch that only touches tests/shell/, Documentation/ or the python and
+# perl report scripts is applied, not built: make builds none of them.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 TOP=$PWD
@@ -28,6 +28,7 @@ git clean -q -f -d
 mkdir -p $TOP/$B/obj
 
 passed=0 failed=0 n=0 features=
+NOT_BUILT='^tools/perf/(tests/shell/|Documentation/|scripts/(python|perl)/(bin/[^/]+|[^/]+\.(py|pl))$)'
 while read -r p; do
 	case "$p" in ''|'#'*) continue;; esac
 	n=$((n + 1))
@@ -36,9 +37,10 @@ while read -r p; do
 		continue
 	fi
 	git am -q "$TOP/$PATCHES/$p" || { echo "FAIL  applies: $p"; failed=$((failed + 1)); break; }
-	# a patch of shell tests or documentation only changes nothing make builds
-	if ! git diff --name-only HEAD~ | grep -q -v -E '^tools/perf/(tests/shell|Documentation)/'; then
-		passed=$((passed + 1)); echo "ok    builds: $p (shell tests or documentation only)"
+	# a patch of shell tests, scripts or documentation only changes
+	# nothing make builds
+	if ! git diff --name-only HEAD~ | grep -q -v -E "$NOT_BUILT"; then
+		passed=$((passed + 1)); echo "ok    builds: $p (tests, scripts or docs only)"
 		continue
 	fi
 	# the features found by the first build are given to the next ones,
